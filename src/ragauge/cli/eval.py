@@ -1,0 +1,109 @@
+"""``ragauge eval DATA``: evaluate a data set, write results.json and reports, exit by the gates."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+FORMATS = ("table", "json", "markdown", "html")
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "eval",
+        help="evaluate a data set against a threshold profile",
+        description="Evaluate DATA (JSONL, JSON, CSV, Parquet; or 'demo' for the bundled Russian demo). "
+        "Writes OUT/results.json, OUT/report.html and OUT/report.md; prints the chosen format. "
+        "Exit 0 when every gate passes, 1 when one fails, 2 on bad input.",
+    )
+    p.add_argument("data", help="path to the data file, or 'demo'")
+    p.add_argument("--metrics", "-m", help="comma-separated metric names, e.g. ndcg@10,mrr,recall@5 "
+                   "(default: the profile's metrics that the data supports)")
+    p.add_argument("--profile", "-p", help="threshold profile (default: from ragauge.toml, else 'dashboard'); "
+                   "'none' for no gates")
+    p.add_argument("--k", type=int, help="cutoff that replaces @K in the profile")
+    p.add_argument("--out", "-o", default="ragauge-report", help="output folder (default: ragauge-report)")
+    p.add_argument("--format", "-f", choices=FORMATS, default="table", help="what to print (default: table)")
+    p.add_argument("--field-map", action="append", default=[], metavar="THEIRS=OURS",
+                   help="map a column name to a ragauge field, e.g. --field-map query=question (repeatable)")
+    p.add_argument("--seed", type=int, help="seed of the bootstrap intervals (default 0)")
+    p.add_argument("--config", help="config file (default: ragauge.toml or pyproject.toml found from here)")
+    p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
+    p.set_defaults(func=run)
+
+
+def _field_map(items: list[str]) -> dict[str, str]:
+    from ..errors import InputError
+
+    out = {}
+    for item in items:
+        theirs, sep, ours = item.partition("=")
+        if not sep or not theirs or not ours:
+            raise InputError(f"--field-map expects THEIRS=OURS, got {item!r}", hint="e.g. --field-map query=question")
+        out[theirs.strip()] = ours.strip()
+    return out
+
+
+def _progress(quiet: bool):
+    if quiet or not sys.stderr.isatty():
+        return None
+
+    def show(step: str, done: int, total: int) -> None:
+        width = 24
+        filled = int(width * done / max(total, 1))
+        end = "\n" if done >= total else ""
+        print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {step:<12}", end=end, file=sys.stderr, flush=True)
+
+    return show
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..config import load_config
+    from ..engine import evaluate
+    from ..errors import ExitCode
+    from ..report.common import verdict_line
+
+    cfg = load_config(args.config)
+    data = args.data
+    if data == "demo":
+        from ..demo import samples_path
+
+        data = str(samples_path())
+    profile = args.profile or cfg.profile or "dashboard"
+    metrics = args.metrics if args.metrics else (list(cfg.metrics) if cfg.metrics else None)
+    results = evaluate(
+        data,
+        metrics=metrics,
+        profile=None if profile == "none" else profile,
+        k=args.k if args.k is not None else cfg.k,
+        seed=args.seed if args.seed is not None else cfg.seed,
+        ci_level=cfg.ci_level,
+        n_resamples=cfg.n_resamples,
+        user_profiles=cfg.profiles,
+        field_map=_field_map(args.field_map),
+        progress=_progress(args.quiet),
+    )
+    if args.data == "demo":
+        results.source = "demo"
+    written = results.save(args.out)
+    if not args.quiet:
+        doc = results.to_dict()
+        if args.format == "json":
+            print(results.to_json())
+        elif args.format == "markdown":
+            from ..report.markdown import render_markdown
+
+            print(render_markdown(doc), end="")
+        elif args.format == "html":
+            print(written["html"].read_text(encoding="utf-8"))
+        else:
+            from ..report.table import render_table
+
+            print(render_table(doc))
+        if args.format in ("table",):
+            print()
+            for fmt, path in written.items():
+                print(f"{fmt:>8}: {path}")
+        else:
+            print(f"ragauge: {verdict_line(doc)} Reports in {args.out}/", file=sys.stderr)
+    return int(ExitCode.OK if results.passed else ExitCode.GATE_FAILED)

@@ -1,0 +1,124 @@
+"""Run metrics over a data set: the one path every front door (CLI, library, pytest, guard) takes."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Sequence
+
+from ..data.schema import Sample
+from ..errors import InputError
+from ..gates.check import check_gates
+from ..gates.profiles import JUDGE_METRICS, Profile, resolve_profile
+from ..metrics.column import ScoreColumn
+from ..metrics.registry import compute_function, group_by_family, parse_metric, parse_metrics
+from ..metrics.spec import MetricSpec
+from .results import Results
+from .summary import CIConfig, summarise
+
+Progress = Callable[[str, int, int], None]
+
+#: Metrics reported by default next to the gated ones (``{k}`` = the profile's k).
+EXTRA_DEFAULTS = ("recall@{k}", "precision@{k}", "map@{k}", "latency_p50", "latency_p99")
+
+
+def _has_field(sample: Sample, name: str) -> bool:
+    if name == "retrieved_ids":
+        return sample.ranking is not None
+    return getattr(sample, name, None) is not None
+
+
+def default_metrics(profile: Profile, samples: Sequence[Sample]) -> list[MetricSpec]:
+    """The profile's gated metrics that this version computes, plus a few companions, keeping only
+    those whose required fields appear in at least one sample."""
+    names: list[str] = []
+    for th in profile.thresholds:
+        for m in th.metrics:
+            if m not in JUDGE_METRICS:
+                names.append(m)
+                break
+    k = profile.k or 10
+    names += [n.format(k=k) for n in EXTRA_DEFAULTS]
+    specs = parse_metrics(names)
+    return [s for s in specs if all(any(_has_field(x, f) for x in samples) for f in s.requires)]
+
+
+def _check_ids(samples: Sequence[Sample]) -> None:
+    seen: dict[str, int] = {}
+    for i, s in enumerate(samples):
+        if s.id in seen:
+            raise InputError(f"duplicate sample id {s.id!r} at positions {seen[s.id]} and {i}",
+                             field="id", hint="every sample needs a unique id")
+        seen[s.id] = i
+
+
+def evaluate(
+    data: Any,
+    *,
+    metrics: Iterable[str | MetricSpec] | str | None = None,
+    profile: str | Profile | None = "dashboard",
+    judge: Any = None,
+    k: int | None = None,
+    seed: int = 0,
+    ci_level: float = 0.95,
+    n_resamples: int = 2000,
+    user_profiles: dict | None = None,
+    field_map: dict[str, str] | None = None,
+    progress: Progress | None = None,
+) -> Results:
+    """Evaluate ``data`` (a path, list of dicts or ``Sample``s, DataFrame, HF Dataset).
+
+    ``metrics``: names such as ``"ndcg@10"`` or specs; default: the profile's gated metrics that apply.
+    ``profile``: a built-in or user profile name, a ``Profile``, or ``None`` for no gates.
+    """
+    from ..data import load
+
+    source = str(data) if isinstance(data, (str,)) or hasattr(data, "__fspath__") else None
+    if isinstance(data, (list, tuple)) and data and all(isinstance(s, Sample) for s in data):
+        samples: list[Sample] = list(data)
+        _check_ids(samples)
+    else:
+        samples = load(data, field_map=field_map)
+    prof: Profile | None
+    if profile is None:
+        prof = None
+    elif isinstance(profile, Profile):
+        prof = profile
+    else:
+        prof = resolve_profile(profile, user_profiles=user_profiles, k=k)
+    if metrics is None:
+        if prof is None:
+            raise InputError("no metrics given and no profile to take them from; pass metrics=[...] or a profile")
+        specs = default_metrics(prof, samples)
+    else:
+        specs = parse_metrics(metrics)
+    ci = CIConfig(level=ci_level, n_resamples=n_resamples, seed=seed)
+    columns: dict[str, ScoreColumn] = {}
+    groups = group_by_family(specs)
+    for step, (family, fspecs) in enumerate(groups.items()):
+        if progress:
+            progress(family, step, len(groups))
+        columns.update(compute_function(family)(fspecs, samples, judge=judge))
+    if progress:
+        progress("summaries", len(groups), len(groups))
+    columns = {s.name: columns[s.name] for s in specs}
+    summary = {s.name: summarise(s, columns[s.name], ci) for s in specs}
+    gates = check_gates(prof, summary) if prof else []
+    slices = _slices(samples, specs, columns, ci)
+    return Results(samples, specs, columns, summary, gates, prof, slices, ci, source=source)
+
+
+def _slices(samples: Sequence[Sample], specs: list[MetricSpec], columns: dict[str, ScoreColumn], ci: CIConfig):
+    by_tag: dict[str, list[int]] = {}
+    for i, s in enumerate(samples):
+        for t in s.tags:
+            by_tag.setdefault(t, []).append(i)
+    out = {}
+    for tag in sorted(by_tag):
+        idx = by_tag[tag]
+        out[tag] = {
+            "n_samples": len(idx),
+            "summary": {s.name: summarise(s, columns[s.name].take(idx), ci) for s in specs},
+        }
+    return out
+
+
+__all__ = ["evaluate", "default_metrics", "parse_metric"]

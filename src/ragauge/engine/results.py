@@ -1,0 +1,109 @@
+"""The outcome of one evaluation, and its versioned JSON form (``docs/results-schema.md``)."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from .._version import __version__
+from ..data.schema import Sample
+from ..gates.check import GateResult, overall_passed
+from ..gates.profiles import Profile
+from ..metrics.column import ScoreColumn
+from ..metrics.spec import MetricSpec
+from .summary import CIConfig, MetricSummary
+
+SCHEMA = "ragauge.results/1"
+
+
+@dataclass
+class Results:
+    samples: Sequence[Sample]
+    specs: list[MetricSpec]
+    columns: dict[str, ScoreColumn]
+    summary: dict[str, MetricSummary]
+    gates: list[GateResult]
+    profile: Profile | None
+    slices: dict[str, dict[str, Any]]
+    ci: CIConfig
+    source: str | None = None
+    created_at: str = field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
+
+    @property
+    def passed(self) -> bool:
+        return overall_passed(self.gates)
+
+    @property
+    def failed_gates(self) -> list[GateResult]:
+        return [g for g in self.gates if g.status in ("fail", "unscored")]
+
+    def value(self, metric: str) -> float | None:
+        return self.summary[metric].value
+
+    def to_dict(self) -> dict[str, Any]:
+        samples = []
+        for i, s in enumerate(self.samples):
+            scores: dict[str, float | None] = {}
+            unscored: dict[str, str] = {}
+            artifacts: dict[str, Any] = {}
+            for name, col in self.columns.items():
+                scores[name] = col.values[i]
+                if col.reasons[i] is not None:
+                    unscored[name] = col.reasons[i]  # type: ignore[assignment]
+                if col.artifacts[i]:
+                    artifacts[name] = col.artifacts[i]
+            samples.append({
+                "id": s.id, "tags": list(s.tags), "question": s.question, "answer": s.answer,
+                "reference": s.reference, "scores": scores, "unscored": unscored, "artifacts": artifacts,
+            })
+        return {
+            "schema": SCHEMA,
+            "ragauge_version": __version__,
+            "created_at": self.created_at,
+            "source": {"path": self.source, "n_samples": len(self.samples)},
+            "seed": self.ci.seed,
+            "ci": {"level": self.ci.level, "method": "bootstrap-percentile", "n_resamples": self.ci.n_resamples},
+            "profile": self.profile.to_dict() if self.profile else None,
+            "metrics": [s.to_dict() for s in self.specs],
+            "summary": {name: s.to_dict() for name, s in self.summary.items()},
+            "gates": [g.to_dict() for g in self.gates],
+            "passed": self.passed,
+            "slices": {
+                tag: {"n_samples": sl["n_samples"], "summary": {m: s.to_dict() for m, s in sl["summary"].items()}}
+                for tag, sl in self.slices.items()
+            },
+            "samples": samples,
+        }
+
+    def to_json(self, *, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent, allow_nan=False)
+
+    def save(self, out_dir: str | Path, *, formats: Sequence[str] = ("json", "html", "markdown")) -> dict[str, Path]:
+        """Write ``results.json`` (always), ``report.html`` and ``report.md`` into ``out_dir``."""
+        from ..report import write_reports
+
+        return write_reports(self, Path(out_dir), formats=formats)
+
+    def to_pandas(self):
+        """One row per sample, one column per metric (``None`` for unscored), like Ragas' ``to_pandas``."""
+        try:
+            import pandas as pd
+        except ImportError:
+            from ..errors import MissingDependencyError
+
+            raise MissingDependencyError("pandas", feature="Results.to_pandas()", extra="tables") from None
+        rows = []
+        for i, s in enumerate(self.samples):
+            row: dict[str, Any] = {"id": s.id, "question": s.question, "tags": list(s.tags)}
+            for name, col in self.columns.items():
+                row[name] = col.values[i]
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def summary_table(self) -> str:
+        from ..report.table import render_table
+
+        return render_table(self.to_dict())

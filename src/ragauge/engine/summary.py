@@ -1,0 +1,53 @@
+"""Summarise one metric's per-sample column: aggregate value, CI, counts, unscored reasons."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..metrics.column import ScoreColumn
+from ..metrics.spec import MetricSpec
+from ..stats.intervals import Interval, aggregate, bootstrap_ci
+
+
+@dataclass(frozen=True, slots=True)
+class CIConfig:
+    level: float = 0.95
+    n_resamples: int = 2000
+    seed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MetricSummary:
+    spec: MetricSpec
+    value: float | None
+    ci: Interval | None
+    n: int
+    n_unscored: int
+    unscored_reasons: dict[str, int] = field(default_factory=dict)
+    std: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "aggregate": self.spec.aggregate,
+            "value": self.value,
+            "ci": self.ci.to_dict() if self.ci else None,
+            "n": self.n,
+            "n_unscored": self.n_unscored,
+            "unscored_reasons": dict(self.unscored_reasons),
+            "std": self.std,
+        }
+
+
+def summarise(spec: MetricSpec, column: ScoreColumn, ci: CIConfig) -> MetricSummary:
+    values = column.scored()
+    n = int(values.size)
+    if n == 0:
+        return MetricSummary(spec, None, None, 0, len(column), column.unscored_counts())
+    pct = spec.percentile
+    value = aggregate(values, pct)
+    interval = bootstrap_ci(values, percentile=pct, level=ci.level, n_resamples=ci.n_resamples, seed=ci.seed)
+    std = float(np.std(values, ddof=1)) if n > 1 else None
+    return MetricSummary(spec, value, interval, n, len(column) - n, column.unscored_counts(), std)

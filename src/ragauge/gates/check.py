@@ -1,0 +1,97 @@
+"""Check a profile's thresholds against a run's summaries: one checker for the CLI, the library and CI.
+
+Modes:
+- ``point``: the aggregate itself meets the threshold.
+- ``confident``: the whole 95% CI is on the right side (the lower bound for ``>=``/``>``, the upper
+  bound for ``<=``/``<``), so the pass is not an accident of a small sample.
+A gate whose metric was not evaluated in this run is ``skipped`` (shown, not counted); one whose
+metric has no value (every sample unscored) is ``unscored`` and does not pass.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ..engine.summary import MetricSummary
+from .profiles import Profile, Threshold
+
+_OPS = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt}
+_WORDS = {">=": "at least", ">": "above", "<=": "at most", "<": "below"}
+
+
+@dataclass(frozen=True, slots=True)
+class GateResult:
+    metric: str
+    op: str
+    threshold: float
+    mode: str
+    status: str  # pass | fail | unscored | skipped
+    reason: str
+    value: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "pass"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "metric": self.metric, "op": self.op, "threshold": self.threshold, "value": self.value,
+            "ci_low": self.ci_low, "ci_high": self.ci_high, "mode": self.mode, "status": self.status,
+            "reason": self.reason,
+        }
+
+
+def _fmt(x: float, unit: str | None) -> str:
+    return f"{x:.0f} {unit}" if unit == "ms" else f"{x:.3f}"
+
+
+def check_threshold(th: Threshold, summaries: Mapping[str, MetricSummary], *, profile: str) -> GateResult:
+    name = next((m for m in th.metrics if m in summaries), None)
+    if name is None:
+        what = " or ".join(th.metrics)
+        return GateResult(th.label, th.op, th.value, th.mode, "skipped",
+                          f"{what} was not evaluated in this run (add it with --metrics)")
+    s = summaries[name]
+    unit = s.spec.unit
+    want = f"{_WORDS[th.op]} {th.value:g}" + (f" {unit}" if unit else "")
+    lo = s.ci.low if s.ci else None
+    hi = s.ci.high if s.ci else None
+    if s.value is None:
+        return GateResult(name, th.op, th.value, th.mode, "unscored",
+                          f"{name} has no value: all {s.n_unscored} samples are unscored; it must be {want}")
+    ok = _OPS[th.op](s.value, th.value)
+    shown = _fmt(s.value, unit)
+    if th.mode == "point":
+        verdict = "meets" if ok else "misses"
+        reason = f"{name} = {shown} {verdict} the bar: {want} (profile {profile}, point estimate)"
+        return GateResult(name, th.op, th.value, th.mode, "pass" if ok else "fail", reason, s.value, lo, hi)
+    # confident: the interval bound on the far side must meet the threshold too
+    if s.ci is None:
+        return GateResult(name, th.op, th.value, th.mode, "fail",
+                          f"{name} = {shown} but n = {s.n} is too small for a confidence interval; "
+                          f"a confident gate needs the whole CI {want}", s.value, lo, hi)
+    bound = s.ci.low if th.op in (">=", ">") else s.ci.high
+    ok_ci = _OPS[th.op](bound, th.value)
+    side = "lower" if th.op in (">=", ">") else "upper"
+    span = f"95% CI [{_fmt(s.ci.low, unit)}, {_fmt(s.ci.high, unit)}]"
+    if ok_ci:
+        reason = f"{name} = {shown}, {span}: the whole interval is {want} (profile {profile}, confident)"
+    elif ok:
+        reason = (f"{name} = {shown} is {want}, but the {side} CI bound {_fmt(bound, unit)} is not: "
+                  f"{span}; more samples or a better system needed (profile {profile}, confident)")
+    else:
+        reason = f"{name} = {shown} misses the bar: {want}; {span} (profile {profile}, confident)"
+    return GateResult(name, th.op, th.value, th.mode, "pass" if ok_ci else "fail", reason, s.value, lo, hi)
+
+
+def check_gates(profile: Profile, summaries: Mapping[str, MetricSummary]) -> list[GateResult]:
+    return [check_threshold(th, summaries, profile=profile.name) for th in profile.thresholds]
+
+
+def overall_passed(gates: list[GateResult]) -> bool:
+    """Every evaluated gate passed (skipped gates do not count; unscored ones fail)."""
+    return all(g.status in ("pass", "skipped") for g in gates)

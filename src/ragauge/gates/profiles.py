@@ -1,0 +1,157 @@
+"""Threshold profiles: the built-in ones (``profiles.toml``, data) and a user's from ``ragauge.toml``.
+
+A profile maps metric names to thresholds. ``extends`` inherits another profile's thresholds and k;
+the child's entries replace the parent's entry for the same metric. ``@K`` in a name becomes the
+profile's ``k``.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Mapping
+
+from ..errors import ConfigError, UnknownMetricError
+
+OPS = (">=", "<=", ">", "<")
+MODES = ("point", "confident")
+
+#: Judge metrics of the seed dashboard that this version may not compute yet; a gate on one of
+#: them is reported as "not evaluated", while any other unknown name is a configuration error.
+JUDGE_METRICS = frozenset(
+    {"faithfulness", "answer_relevancy", "answer_correctness", "toxicity", "context_precision",
+     "context_recall", "context_f1", "noise_robustness", "hallucination_rate"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Threshold:
+    """``metrics[0] OP value`` (the first of ``metrics`` evaluated in the run is the one gated)."""
+
+    metrics: tuple[str, ...]
+    op: str
+    value: float
+    mode: str = "point"
+
+    @property
+    def label(self) -> str:
+        return "|".join(self.metrics)
+
+    def describe(self) -> str:
+        return f"{self.op} {self.value:g}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"metrics": list(self.metrics), "op": self.op, "value": self.value, "mode": self.mode}
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    name: str
+    description: str
+    k: int | None
+    thresholds: tuple[Threshold, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "k": self.k,
+                "thresholds": [t.to_dict() for t in self.thresholds]}
+
+
+_THRESHOLD_RE = re.compile(r"^\s*(>=|<=|>|<)\s*([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*$")
+
+
+def builtin_profiles() -> dict[str, dict[str, Any]]:
+    text = resources.files(__package__).joinpath("profiles.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def parse_threshold(key: str, raw: Any, *, where: str, default_mode: str = "point") -> Threshold:
+    """Parse one ``name = ">= 0.85"`` entry (or a ``{op, value, mode}`` table)."""
+    metrics = tuple(m.strip().lower() for m in key.split("|") if m.strip())
+    if not metrics:
+        raise ConfigError(f"{where}: empty metric name in a threshold")
+    mode = default_mode
+    if isinstance(raw, Mapping):
+        unknown = set(raw) - {"op", "value", "mode"}
+        if unknown:
+            raise ConfigError(f"{where}: threshold for {key!r} has unknown keys {sorted(unknown)}; use op, value, mode")
+        op, value, mode = raw.get("op", ">="), raw.get("value"), raw.get("mode", default_mode)
+        text = f"{op} {value}"
+    elif isinstance(raw, str):
+        text = raw
+    else:
+        raise ConfigError(
+            f"{where}: threshold for {key!r} must be a string like \">= 0.85\" or a table "
+            f"{{op = \">=\", value = 0.85, mode = \"confident\"}}, got {raw!r}"
+        )
+    m = _THRESHOLD_RE.match(text)
+    if not m:
+        raise ConfigError(f"{where}: cannot read threshold {raw!r} for {key!r}; write e.g. \">= 0.85\" or \"< 3000\"")
+    if mode not in MODES:
+        raise ConfigError(f"{where}: unknown gate mode {mode!r} for {key!r}; use one of {', '.join(MODES)}")
+    return Threshold(metrics, m[1], float(m[2]), mode)
+
+
+def _check_names(th: Threshold, *, where: str) -> None:
+    from ..metrics.registry import parse_metric
+
+    for name in th.metrics:
+        if name in JUDGE_METRICS or "@k" in name:
+            continue
+        try:
+            parse_metric(name)
+        except UnknownMetricError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+
+
+def resolve_profile(
+    name: str,
+    *,
+    user_profiles: Mapping[str, Mapping[str, Any]] | None = None,
+    k: int | None = None,
+    source: str = "ragauge.toml",
+) -> Profile:
+    """Build a profile by name from the built-ins and the user's profiles (user wins on a clash)."""
+    table: dict[str, Mapping[str, Any]] = dict(builtin_profiles())
+    origin = {n: "built-in profiles" for n in table}
+    for n, p in (user_profiles or {}).items():
+        table[n] = p
+        origin[n] = source
+    if name not in table:
+        raise ConfigError(
+            f"unknown profile {name!r}; available: {', '.join(sorted(table))}. "
+            f"Define your own under [profiles.{name}] in ragauge.toml or [tool.ragauge.profiles.{name}] in pyproject.toml"
+        )
+    chain: list[str] = []
+    cur: str | None = name
+    while cur is not None:
+        if cur in chain:
+            raise ConfigError(f"profile {name!r}: 'extends' forms a cycle: {' -> '.join(chain + [cur])}")
+        if cur not in table:
+            raise ConfigError(f"profile {chain[-1]!r} extends unknown profile {cur!r}")
+        chain.append(cur)
+        cur = table[cur].get("extends")
+    merged: dict[str, Threshold] = {}
+    description, prof_k = "", None
+    for pname in reversed(chain):
+        spec = table[pname]
+        where = f"{origin[pname]}, profile {pname!r}"
+        unknown = set(spec) - {"description", "extends", "k", "thresholds", "mode"}
+        if unknown:
+            raise ConfigError(f"{where}: unknown keys {sorted(unknown)}; allowed: description, extends, k, mode, thresholds")
+        default_mode = spec.get("mode", "point")
+        for key, raw in (spec.get("thresholds") or {}).items():
+            th = parse_threshold(key, raw, where=where, default_mode=default_mode)
+            _check_names(th, where=where)
+            merged[th.metrics[0]] = th
+        description = spec.get("description", description)
+        prof_k = spec.get("k", prof_k)
+    kk = k if k is not None else prof_k
+    if any("@k" in m for th in merged.values() for m in th.metrics) and kk is None:
+        raise ConfigError(f"profile {name!r} uses @K but sets no k; add k = 5 to the profile or pass --k")
+    resolved = []
+    for th in merged.values():
+        metrics = tuple(m.replace("@k", f"@{kk}") for m in th.metrics)
+        resolved.append(Threshold(metrics, th.op, th.value, th.mode))
+    return Profile(name, description, kk, tuple(resolved))
