@@ -30,7 +30,7 @@ def test_evaluate_list_of_dicts_with_profile():
     assert "latency_p95" in names and "recall@5" in names
     hr = res.summary["hit_rate@5"]
     assert hr.n == 30 and hr.n_unscored == 1
-    assert hr.unscored_reasons == {"no relevant documents in relevant_ids (grade >= 1)": 1}
+    assert hr.unscored_reasons == {"no relevant document (grade >= 1)": 1}
     assert hr.value == pytest.approx(20 / 30)
     assert hr.ci.low < hr.value < hr.ci.high
     gates = {g.metric: g for g in res.gates}
@@ -50,7 +50,7 @@ def test_slices_and_json_contract(tmp_path):
     assert doc["schema"] == "ragauge.results/1"
     assert doc["gates"] == [] and doc["passed"] is True
     s = doc["samples"][-1]
-    assert s["scores"]["mrr"] is None and "no relevant documents" in s["unscored"]["mrr"]
+    assert s["scores"]["mrr"] is None and "no relevant document" in s["unscored"]["mrr"]
     for entry in doc["summary"].values():
         assert entry["n"] + entry["n_unscored"] == 31
     paths = res.save(tmp_path / "out")

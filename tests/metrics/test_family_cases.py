@@ -46,8 +46,8 @@ def test_contexts_ids_are_the_ranking_when_retrieved_ids_absent():
     [(Sample(id="1", question="q", relevant_ids={"a": 1}), "no retrieved_ids"),
      (Sample(id="1", question="q", contexts=(Context("x"),), relevant_ids={"a": 1}), "no retrieved_ids"),
      (Sample(id="1", question="q", retrieved_ids=("a",)), "no relevant_ids"),
-     (Sample(id="1", question="q", retrieved_ids=("a",), relevant_ids={}), "no relevant documents"),
-     (Sample(id="1", question="q", retrieved_ids=("a",), relevant_ids={"a": 0, "b": -1}), "no relevant documents")],
+     (Sample(id="1", question="q", retrieved_ids=("a",), relevant_ids={}), "no relevant document"),
+     (Sample(id="1", question="q", retrieved_ids=("a",), relevant_ids={"a": 0, "b": -1}), "no relevant document")],
 )
 def test_unscored_reasons(sample, reason):
     col = run(["ndcg@5"], [sample])["ndcg@5"]
@@ -65,9 +65,13 @@ def test_empty_ranking_scores_zero_not_unscored():
 def test_id_based_context_metrics():
     s = Sample(id="1", question="q", retrieved_ids=("a", "b", "c", "d"), relevant_ids={"a": 1, "x": 2, "b": 0})
     r = run(["context_precision_ids", "context_recall_ids", "context_f1_ids"], [s])
-    assert r["context_precision_ids"].values == [0.25]
+    # only "a" (rank 1) is relevant among the retrieved: precision@1 = 1; recall 1 of 2 (x missing)
+    assert r["context_precision_ids"].values == [1.0]
     assert r["context_recall_ids"].values == [0.5]
-    assert r["context_f1_ids"].values[0] == pytest.approx(2 * 0.25 * 0.5 / 0.75)
+    assert r["context_f1_ids"].values[0] == pytest.approx(2 * 1.0 * 0.5 / 1.5)
+    late = Sample(id="2", question="q", retrieved_ids=("b", "c", "a", "x"), relevant_ids={"a": 1, "x": 2})
+    r = run(["context_precision_ids"], [late])
+    assert r["context_precision_ids"].values[0] == pytest.approx((1 / 3 + 2 / 4) / 2)
 
 
 def test_operational_values_and_unscored():
@@ -75,3 +79,13 @@ def test_operational_values_and_unscored():
     b = Sample(id="2", question="q")
     col = run(["latency_p95"], [a, b])["latency_p95"]
     assert col.values == [1200.0, None] and col.reasons[1] == "latency_ms not measured"
+
+
+def test_id_context_metrics_use_the_contexts_the_generator_saw():
+    # 10 retrieved, 2 passed on as contexts: precision is over the 2 contexts, not the 10 ids
+    s = Sample(id="1", question="q", retrieved_ids=tuple("abcdefghij"), relevant_ids={"a": 1, "j": 1},
+               contexts=(Context("x", id="a"), Context("y", id="b")))
+    r = run(["context_precision_ids", "context_recall_ids", "recall@10"], [s])
+    assert r["context_precision_ids"].values == [1.0]  # the relevant "a" is first
+    assert r["context_recall_ids"].values == [0.5]
+    assert r["recall@10"].values == [1.0]

@@ -62,6 +62,13 @@ class Sample:
         return None
 
     @property
+    def context_ids(self) -> tuple[str, ...] | None:
+        """Ids of the chunks the generator saw: the contexts' ids, else ``retrieved_ids`` (all of them)."""
+        if self.contexts and all(c.id is not None for c in self.contexts):
+            return tuple(c.id for c in self.contexts)  # type: ignore[misc]
+        return self.retrieved_ids
+
+    @property
     def context_texts(self) -> tuple[str, ...]:
         return tuple(c.text for c in self.contexts)
 

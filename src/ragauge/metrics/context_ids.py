@@ -1,14 +1,16 @@
 """Id-based context precision, recall and F1: which retrieved chunks are the relevant ones.
 
-With R = ids of ``relevant_ids`` with grade >= 1 and C = the retrieved ids (``retrieved_ids`` or the
-contexts' ids), all of them, whatever their number:
+With R = ids of ``relevant_ids`` with grade >= 1 and C = the ids of the chunks the generator saw (the
+contexts' ids when every context has one, else all of ``retrieved_ids``):
 
-    context_precision_ids = |C ∩ R| / |C|      context_recall_ids = |C ∩ R| / |R|
+    context_precision_ids = mean over the positions i of C holding a relevant chunk of precision@i
+                            (rank-weighted, as Ragas' context precision; 0 if none is relevant)
+    context_recall_ids    = |C ∩ R| / |R|
     context_f1_ids        = 2 P R / (P + R)    (0 when P + R = 0)
 
-These are the judge-free versions of context precision/recall for when chunk ids are known
-(Ragas calls them IDBasedContextPrecision/Recall). Unscored as for ranking metrics, plus precision when
-nothing was retrieved.
+These are the judge-free versions of context precision/recall for when chunk ids are known; the
+formulas are in :func:`ragauge.scores.context.context_precision_recall_f1`. Unscored as for ranking
+metrics, plus precision when no chunk was given.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Sequence
 import numpy as np
 
 from ..data.schema import Sample
-from ..scores.context import id_precision_recall_f1
+from ..scores.context import context_precision_recall_f1
 from .column import ScoreColumn
 from .ranking import unscored_reason
 from .registry import MetricDef
@@ -28,9 +30,9 @@ FAMILY = "context_ids"
 _REQ = ("retrieved_ids", "relevant_ids")
 
 DEFINITIONS = [
-    MetricDef("context_precision_ids", FAMILY, "Share of retrieved chunks that are relevant (by id, all retrieved chunks).",
+    MetricDef("context_precision_ids", FAMILY, "Rank-weighted share of relevant chunks among those given to the generator (context ids, else retrieved_ids): mean precision@i over the relevant positions.",
               requires=_REQ),
-    MetricDef("context_recall_ids", FAMILY, "Share of relevant chunks that were retrieved (by id, all retrieved chunks).",
+    MetricDef("context_recall_ids", FAMILY, "Share of the relevant chunks that were given to the generator (context ids, else retrieved_ids).",
               requires=_REQ),
     MetricDef("context_f1_ids", FAMILY, "Harmonic mean of context_precision_ids and context_recall_ids.",
               requires=_REQ),
@@ -40,13 +42,14 @@ DEFINITIONS = [
 def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge=None) -> dict[str, ScoreColumn]:
     n = len(samples)
     prec, rec, f1 = np.zeros(n), np.zeros(n), np.zeros(n)
-    reasons = [unscored_reason(s) for s in samples]
+    reasons = [unscored_reason(s) if s.context_ids is not None else "no context ids and no retrieved_ids"
+               for s in samples]
     prec_reasons = list(reasons)
     for i, s in enumerate(samples):
         if reasons[i] is not None:
             continue
         relevant = {d for d, g in s.relevant_ids.items() if g >= 1}  # type: ignore[union-attr]
-        p, r, f = id_precision_recall_f1(s.ranking, relevant)  # type: ignore[arg-type]
+        p, r, f = context_precision_recall_f1(s.context_ids, relevant)  # type: ignore[arg-type]
         if p is None:
             prec_reasons[i] = "nothing retrieved"
         prec[i], rec[i], f1[i] = p or 0.0, r, f

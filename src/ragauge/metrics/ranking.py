@@ -49,7 +49,7 @@ def unscored_reason(sample: Sample) -> str | None:
     if sample.relevant_ids is None:
         return "no relevant_ids"
     if not any(g >= 1 for g in sample.relevant_ids.values()):
-        return "no relevant documents in relevant_ids (grade >= 1)"
+        return "no relevant document (grade >= 1)"
     return None
 
 

@@ -25,8 +25,10 @@ def fmt_unscored(entry: Mapping[str, Any]) -> str:
     n = entry.get("n_unscored", 0)
     if not n:
         return "0"
-    reasons = "; ".join(f"{c} {r}" for r, c in entry.get("unscored_reasons", {}).items())
-    return f"{n} ({reasons})"
+    reasons = entry.get("unscored_reasons", {})
+    if len(reasons) == 1:
+        return f"{n}: {next(iter(reasons))}"
+    return f"{n}: " + "; ".join(f"{c} {r}" for r, c in reasons.items())
 
 
 def gate_by_metric(results: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:

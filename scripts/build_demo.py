@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""Build the bundled demo data set: ``src/ragauge/demo/data/kb.jsonl`` and ``samples.jsonl``.
+
+Hand-written content (documents, questions, answers, references, labels, tags, relevant ids) lives in
+``src/ragauge/demo/source/``. This script adds what a real system would produce:
+
+- the ranking: a small BM25 retriever over lowercased Russian tokens with crude suffix stripping and no
+  knowledge of document versions, so it misses paraphrases, trips over typos and mixes up the old and
+  the new price list, as cheap production retrievers do. It returns the top 10 (``retrieved_ids``); the
+  generator saw the top 5 (``contexts``, with their texts and retriever scores);
+- simulated timings (end-to-end latency, retrieval time, time to first token), lognormal with a fixed
+  seed.
+
+The output is deterministic: the same bytes on every run. Usage::
+
+    python scripts/build_demo.py            # writes into src/ragauge/demo/data/
+    python scripts/build_demo.py --out DIR  # writes elsewhere (the tests rebuild into a tmp dir)
+    python scripts/build_demo.py --show     # also prints each question's ranking
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_OUT = ROOT / "src" / "ragauge" / "demo" / "data"
+
+try:  # the installed package first; a bare checkout works too
+    from ragauge.demo.source import kb as _kb, questions as _questions
+except ImportError:  # pragma: no cover - only without an install
+    sys.path.insert(0, str(ROOT / "src"))
+    from ragauge.demo.source import kb as _kb, questions as _questions
+
+#: How many ids the retriever returns, and how many of them the generator sees as contexts.
+TOP_K = 10
+N_CONTEXTS = 5
+#: Text analysis of the demo system: "standard" (lowercase word tokens, no stemming, no stop words), the
+#: default of most search engines and a classic mistake on Russian, where one word has a dozen forms.
+ANALYZER = "standard"
+#: BM25 parameters (the textbook defaults).
+BM25_K1 = 1.2
+BM25_B = 0.75
+#: A BM25 score s is reported as s / (s + SCORE_HALF), a 0..1 number like a similarity score.
+SCORE_HALF = 8.0
+#: Seed of the simulated timings.
+TIMING_SEED = 20260301
+
+TAGS = (
+    "exact_numbers",
+    "paraphrase",
+    "long_section",
+    "table",
+    "document_version",
+    "unanswerable",
+    "badly_formulated",
+    "multi_context",
+    "sensitive",
+)
+ANSWER_LABELS = (
+    "faithful",
+    "wrong_number",
+    "wrong_unit",
+    "wrong_scope",
+    "unsupported",
+    "refusal_correct",
+    "refusal_wrong",
+    "off_topic",
+)
+#: Labels of answers that are acceptable (correct and grounded, or an honest refusal).
+OK_LABELS = ("faithful", "refusal_correct")
+
+
+# --------------------------------------------------------------------------------------------- text
+
+
+def clean_text(raw: str) -> str:
+    """Strip each line; table chunks keep one row per line, prose becomes one line."""
+    lines = [line.strip() for line in raw.strip().splitlines() if line.strip()]
+    sep = "\n" if any(" | " in line for line in lines) else " "
+    return sep.join(lines)
+
+
+def kb_records() -> list[dict]:
+    """The chunks as written to kb.jsonl, in document order."""
+    records = []
+    for doc in _kb.DOCUMENTS:
+        for chunk_id, section, text in doc["chunks"]:
+            records.append(
+                {
+                    "id": chunk_id,
+                    "doc_id": doc["doc_id"],
+                    "title": doc["title"],
+                    "version": doc["version"],
+                    "section": section,
+                    "text": clean_text(text),
+                }
+            )
+    return records
+
+
+# ---------------------------------------------------------------------------------------- retriever
+
+_STOP = frozenset(
+    """и в во на по с со за к ко не от до для что как какой какая какие каков какое ли или а но из о об
+    при же это у то так есть если его ее их мы вы он она они я мне нам нас вас бы да нет чем там тут
+    уже только еще всё все весь сколько нужно можно надо ли будет быть был была было""".split()
+)
+# Crude Russian suffix stripping: longest suffix first, the stem keeps at least 4 letters.
+_SUFFIXES = sorted(
+    """иями ями ами ого его ому ему ыми ими ых их ую юю ая яя ое ее ые ие ой ей ий ый ом ем ам ям ах ях
+    ов ев ию ия ие ья ье ьи ью ть ти ся сь а я о е ы и у ю ь""".split(),
+    key=len,
+    reverse=True,
+)
+_TOKEN = re.compile(r"[a-zа-я0-9]+")
+
+
+def stem(token: str) -> str:
+    if token.isdigit() or len(token) <= 4:
+        return token
+    for suffix in _SUFFIXES:
+        if token.endswith(suffix) and len(token) - len(suffix) >= 4:
+            return token[: -len(suffix)]
+    return token
+
+
+def tokens(text: str, analyzer: str = "standard") -> list[str]:
+    """``standard``: lowercase word tokens, nothing else (what the demo system uses);
+    ``russian``: also drops stop words and strips suffixes (used only to print the comparison)."""
+    words = _TOKEN.findall(text.lower().replace("ё", "е"))
+    if analyzer == "standard":
+        return words
+    return [stem(t) for t in words if t not in _STOP]
+
+
+class BM25:
+    """Okapi BM25 over the chunk texts (title and section are not indexed)."""
+
+    def __init__(self, records: list[dict], analyzer: str = ANALYZER) -> None:
+        self.analyzer = analyzer
+        self.ids = [r["id"] for r in records]
+        self.docs = [Counter(tokens(r["text"], analyzer)) for r in records]
+        self.lengths = [sum(d.values()) for d in self.docs]
+        self.avg_len = sum(self.lengths) / len(self.lengths)
+        df: Counter[str] = Counter()
+        for d in self.docs:
+            df.update(d.keys())
+        n = len(self.docs)
+        self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+
+    def search(self, query: str, k: int) -> list[tuple[str, float]]:
+        q = set(tokens(query, self.analyzer))
+        scored = []
+        for i, doc in enumerate(self.docs):
+            s = 0.0
+            norm = BM25_K1 * (1 - BM25_B + BM25_B * self.lengths[i] / self.avg_len)
+            for t in q:
+                tf = doc.get(t)
+                if tf:
+                    s += self.idf[t] * tf * (BM25_K1 + 1) / (tf + norm)
+            scored.append((s, i))
+        # Highest score first; ties by position in the KB, so the order is total and stable.
+        scored.sort(key=lambda p: (-p[0], p[1]))
+        return [(self.ids[i], s) for s, i in scored[:k]]
+
+
+def similarity(score: float) -> float:
+    return round(score / (score + SCORE_HALF), 3)
+
+
+# ------------------------------------------------------------------------------------------ metrics
+
+
+def retrieval_figures(samples: list[dict]) -> dict[str, float | int]:
+    """hit_rate, recall, MRR and nDCG (binary cut at grade >= 1, graded gains) over answerable samples."""
+    rows = [s for s in samples if s["relevant_ids"]]
+    out: dict[str, float | int] = {"n_answerable": len(rows)}
+    for k in (5, 10):
+        hits = recalls = ndcgs = 0.0
+        for s in rows:
+            rel = {d: g for d, g in s["relevant_ids"].items() if g >= 1}
+            top = s["retrieved_ids"][:k]
+            found = [d for d in top if d in rel]
+            hits += bool(found)
+            recalls += len(found) / len(rel)
+            dcg = sum(rel.get(d, 0) / math.log2(i + 2) for i, d in enumerate(top))
+            ideal = sorted(rel.values(), reverse=True)[:k]
+            ndcgs += dcg / sum(g / math.log2(i + 2) for i, g in enumerate(ideal))
+        out[f"hit_rate@{k}"] = hits / len(rows)
+        out[f"recall@{k}"] = recalls / len(rows)
+        out[f"ndcg@{k}"] = ndcgs / len(rows)
+    mrr = 0.0
+    for s in rows:
+        for i, d in enumerate(s["retrieved_ids"]):
+            if s["relevant_ids"].get(d, 0) >= 1:
+                mrr += 1 / (i + 1)
+                break
+    out["mrr@10"] = mrr / len(rows)
+    return out
+
+
+# ------------------------------------------------------------------------------------------ timings
+
+
+def timings(rng: random.Random, answer: str) -> tuple[float, float, float]:
+    """Simulated (latency_ms, retrieval_ms, ttft_ms): lognormal, generation time grows with the answer."""
+    retrieval = rng.lognormvariate(math.log(120.0), 0.35)
+    ttft = min(max(rng.lognormvariate(math.log(430.0), 0.22), 250.0), 900.0)
+    per_char = rng.lognormvariate(math.log(3.2), 0.3)  # ms per answer character while streaming
+    overhead = rng.lognormvariate(math.log(750.0), 0.6)  # prompt assembly, queueing, network
+    latency = retrieval + ttft + overhead + per_char * len(answer)
+    return round(latency, 1), round(retrieval, 1), round(ttft, 1)
+
+
+# -------------------------------------------------------------------------------------------- build
+
+
+def rankings(records: list[dict], analyzer: str = ANALYZER) -> dict[str, list[tuple[str, float]]]:
+    index = BM25(records, analyzer)
+    return {q["id"]: index.search(q["question"], TOP_K) for q in _questions.QUESTIONS}
+
+
+def build_samples(records: list[dict]) -> list[dict]:
+    by_id = {r["id"]: r for r in records}
+    ranked = rankings(records)
+    rng = random.Random(TIMING_SEED)
+    samples = []
+    for q in sorted(_questions.QUESTIONS, key=lambda q: q["id"]):
+        ranking = ranked[q["id"]]
+        latency, retrieval, ttft = timings(rng, q["answer"])
+        samples.append(
+            {
+                "id": q["id"],
+                "question": q["question"],
+                "answer": q["answer"],
+                "contexts": [
+                    {"id": cid, "text": by_id[cid]["text"], "score": similarity(s)}
+                    for cid, s in ranking[:N_CONTEXTS]
+                ],
+                "retrieved_ids": [cid for cid, _ in ranking],
+                "relevant_ids": dict(q["relevant"]),
+                "reference": q["reference"],
+                "tags": list(q["tags"]),
+                "language": "ru",
+                "latency_ms": latency,
+                "retrieval_ms": retrieval,
+                "ttft_ms": ttft,
+                "metadata": {
+                    "answer_label": q["label"],
+                    "error_note": q.get("note"),
+                    "grounded": q.get("grounded", q["label"] in OK_LABELS),
+                    "equivalent_form": q.get("equivalent_form", False),
+                },
+            }
+        )
+    return samples
+
+
+def check_source(records: list[dict]) -> None:
+    """Fail early on mistakes in the hand-written source."""
+    ids = [r["id"] for r in records]
+    assert len(ids) == len(set(ids)), "duplicate chunk id"
+    known = set(ids)
+    qids = [q["id"] for q in _questions.QUESTIONS]
+    assert len(qids) == len(set(qids)), "duplicate question id"
+    for q in _questions.QUESTIONS:
+        assert q["label"] in ANSWER_LABELS, (q["id"], q["label"])
+        assert 1 <= len(q["tags"]) <= 3 and set(q["tags"]) <= set(TAGS), (q["id"], q["tags"])
+        assert set(q["relevant"]) <= known, (q["id"], set(q["relevant"]) - known)
+        assert ("unanswerable" in q["tags"]) == (not q["relevant"]), q["id"]
+        assert (q["label"] in OK_LABELS) == (q.get("note") is None), (q["id"], "note iff an error")
+
+
+def dump_jsonl(rows: list[dict], path: Path) -> None:
+    with path.open("w", encoding="utf-8", newline="\n") as f:
+        for row in rows:
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def build(out_dir: Path | str) -> dict[str, float | int]:
+    """Write kb.jsonl and samples.jsonl into ``out_dir``; return the achieved retrieval figures."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    records = kb_records()
+    check_source(records)
+    samples = build_samples(records)
+    dump_jsonl(records, out / "kb.jsonl")
+    dump_jsonl(samples, out / "samples.jsonl")
+    return retrieval_figures(samples)
+
+
+def _fmt(figures: dict[str, float | int]) -> str:
+    return ", ".join(f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}" for k, v in figures.items())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: %(default)s)")
+    parser.add_argument("--show", action="store_true", help="print each question's top 5 with relevance marks")
+    args = parser.parse_args(argv)
+    figures = build(args.out)
+    samples = [json.loads(line) for line in (args.out / "samples.jsonl").read_text(encoding="utf-8").splitlines()]
+    if args.show:
+        for s in samples:
+            marks = " ".join(f"{d}{'*' * int(s['relevant_ids'].get(d, 0))}" for d in s["retrieved_ids"][:N_CONTEXTS])
+            missing = [d for d in s["relevant_ids"] if d not in s["retrieved_ids"][:N_CONTEXTS]]
+            print(f"{s['id']}: {marks}" + (f"   missed: {' '.join(missing)}" if missing else ""))
+    labels = Counter(s["metadata"]["answer_label"] for s in samples)
+    tags = Counter(t for s in samples for t in s["tags"])
+    bad = sum(n for label, n in labels.items() if label not in OK_LABELS)
+    lat = sorted(s["latency_ms"] for s in samples)
+    print(f"wrote {len(samples)} samples and {len(kb_records())} chunks to {args.out}")
+    print("retrieval: " + _fmt(figures))
+    # What a Russian analyzer would have given on the same questions (not written anywhere).
+    records = kb_records()
+    fixed = [dict(s, retrieved_ids=[d for d, _ in r]) for s, r in zip(samples, (rankings(records, "russian")[s["id"]] for s in samples))]
+    print("  (with stemming and stop words: " + _fmt(retrieval_figures(fixed)) + ")")
+    print(f"answers: {bad}/{len(samples)} not acceptable ({bad / len(samples):.0%}); " + ", ".join(f"{k} {v}" for k, v in sorted(labels.items())))
+    print("tags: " + ", ".join(f"{k} {v}" for k, v in sorted(tags.items())))
+    print(f"latency: median {lat[len(lat) // 2]:.0f} ms, max {lat[-1]:.0f} ms, above 3 s: {sum(x > 3000 for x in lat)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,33 @@
+"""The bundled demo: a Russian construction firm's assistant, evaluated by ``make demo``.
+
+- :func:`kb_path` — the knowledge base, one chunk a line (``id``, ``doc_id``, ``title``, ``version``,
+  ``section``, ``text``);
+- :func:`samples_path` — 43 evaluated interactions in ragauge's canonical sample schema, with the gold
+  answer labels in ``metadata`` (``answer_label``, ``error_note``, ``grounded``, ``equivalent_form``).
+
+Both files ship as package data and are rebuilt by ``scripts/build_demo.py`` from the hand-written
+source in :mod:`ragauge.demo.source`; see ``README.md`` next to this file.
+
+>>> samples_path().name, kb_path().name
+('samples.jsonl', 'kb.jsonl')
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+__all__ = ["DEMO_DIR", "kb_path", "samples_path"]
+
+#: The folder holding the demo data files, inside the installed package.
+DEMO_DIR: Path = Path(str(resources.files(__name__).joinpath("data")))
+
+
+def samples_path() -> Path:
+    """Path of the demo samples (JSONL, one sample a line)."""
+    return DEMO_DIR / "samples.jsonl"
+
+
+def kb_path() -> Path:
+    """Path of the demo knowledge base (JSONL, one chunk a line)."""
+    return DEMO_DIR / "kb.jsonl"

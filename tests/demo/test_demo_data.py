@@ -1,0 +1,274 @@
+"""Structural checks of the bundled demo data (src/ragauge/demo/data) and of its builder."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from ragauge.data.schema import SAMPLE_FIELDS
+from ragauge.demo import DEMO_DIR, kb_path, samples_path
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILDER = ROOT / "scripts" / "build_demo.py"
+
+KB_FIELDS = ("id", "doc_id", "title", "version", "section", "text")
+TAGS = {
+    "exact_numbers",
+    "paraphrase",
+    "long_section",
+    "table",
+    "document_version",
+    "unanswerable",
+    "badly_formulated",
+    "multi_context",
+    "sensitive",
+}
+LABELS = {
+    "faithful",
+    "wrong_number",
+    "wrong_unit",
+    "wrong_scope",
+    "unsupported",
+    "refusal_correct",
+    "refusal_wrong",
+    "off_topic",
+}
+OK_LABELS = {"faithful", "refusal_correct"}
+METADATA_KEYS = {"answer_label", "error_note", "grounded", "equivalent_form"}
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    rows = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        assert line.strip(), f"{path.name}:{n}: empty line"
+        row = json.loads(line)
+        assert isinstance(row, dict), f"{path.name}:{n}: not an object"
+        rows.append(row)
+    return rows
+
+
+@pytest.fixture(scope="module")
+def kb() -> list[dict]:
+    return read_jsonl(kb_path())
+
+
+@pytest.fixture(scope="module")
+def kb_by_id(kb: list[dict]) -> dict[str, dict]:
+    return {r["id"]: r for r in kb}
+
+
+@pytest.fixture(scope="module")
+def samples() -> list[dict]:
+    return read_jsonl(samples_path())
+
+
+def load_builder():
+    spec = importlib.util.spec_from_file_location("build_demo", BUILDER)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# ---------------------------------------------------------------------------------------------- paths
+
+
+def test_paths_point_into_the_package():
+    assert samples_path().parent == kb_path().parent == DEMO_DIR
+    assert samples_path().is_file() and kb_path().is_file()
+
+
+# --------------------------------------------------------------------------------------------- the KB
+
+
+def test_kb_records_have_exactly_the_fields(kb):
+    for r in kb:
+        assert tuple(r) == KB_FIELDS, r.get("id")
+        for key in ("id", "doc_id", "title", "section", "text"):
+            assert isinstance(r[key], str) and r[key].strip(), (r["id"], key)
+        assert r["version"] is None or isinstance(r["version"], str), r["id"]
+
+
+def test_kb_ids_unique_and_sizes(kb):
+    ids = [r["id"] for r in kb]
+    assert len(ids) == len(set(ids))
+    assert 45 <= len(kb) <= 70
+    assert 3 <= len({r["doc_id"] for r in kb}) <= 5
+    for r in kb:
+        assert 40 <= len(r["text"].split()) <= 120, (r["id"], len(r["text"].split()))
+
+
+def test_kb_documents_are_consistent(kb):
+    by_doc: dict[str, set] = {}
+    for r in kb:
+        by_doc.setdefault(r["doc_id"], set()).add((r["title"], r["version"]))
+    for doc, meta in by_doc.items():
+        assert len(meta) == 1, f"{doc}: chunks disagree on title/version"
+    versions = {r["version"] for r in kb if r["doc_id"].startswith("price-list")}
+    assert len(versions) == 2, "the demo needs an old and a new edition of the price list"
+
+
+def test_kb_is_russian(kb):
+    for r in kb:
+        letters = re.findall(r"[A-Za-zА-Яа-яЁё]", r["text"])
+        cyrillic = sum(1 for c in letters if re.match(r"[А-Яа-яЁё]", c))
+        assert cyrillic / len(letters) > 0.85, r["id"]
+
+
+def test_table_chunks_keep_their_header(kb):
+    tables = [r for r in kb if " | " in r["text"]]
+    assert len(tables) >= 6
+    for r in tables:
+        header = r["text"].splitlines()[0]
+        assert "Наименование" in header and "Цена" in header, r["id"]
+
+
+# ---------------------------------------------------------------------------------------- the samples
+
+
+def test_samples_have_the_canonical_fields(samples):
+    for s in samples:
+        assert tuple(s) == SAMPLE_FIELDS, s.get("id")
+        assert isinstance(s["question"], str) and s["question"].strip()
+        assert isinstance(s["answer"], str) and s["answer"].strip()
+        assert isinstance(s["reference"], str) and s["reference"].strip()
+        assert s["language"] == "ru"
+        assert set(s["metadata"]) == METADATA_KEYS, s["id"]
+
+
+def test_sample_ids_unique_and_count(samples):
+    ids = [s["id"] for s in samples]
+    assert len(ids) == len(set(ids))
+    assert ids == sorted(ids)
+    assert 35 <= len(samples) <= 45
+
+
+def test_ids_exist_in_kb_and_contexts_match(samples, kb_by_id):
+    for s in samples:
+        retrieved = s["retrieved_ids"]
+        assert len(retrieved) == len(set(retrieved)) and len(retrieved) in (5, 10), s["id"]
+        assert set(retrieved) <= set(kb_by_id), s["id"]
+        assert set(s["relevant_ids"]) <= set(kb_by_id), s["id"]
+        ctx_ids = [c["id"] for c in s["contexts"]]
+        assert ctx_ids == retrieved[: len(ctx_ids)], f"{s['id']}: contexts must be the top of the ranking"
+        assert len(ctx_ids) == 5
+        for c in s["contexts"]:
+            assert set(c) == {"id", "text", "score"}
+            assert c["text"] == kb_by_id[c["id"]]["text"], (s["id"], c["id"])
+        scores = [c["score"] for c in s["contexts"]]
+        assert all(0 <= x <= 1 for x in scores) and scores == sorted(scores, reverse=True), s["id"]
+
+
+def test_relevance_grades(samples):
+    for s in samples:
+        assert all(g in (1, 2) for g in s["relevant_ids"].values()), s["id"]
+        if s["relevant_ids"]:
+            assert 2 in s["relevant_ids"].values(), f"{s['id']}: no chunk answers it directly"
+        assert ("unanswerable" in s["tags"]) == (s["relevant_ids"] == {}), s["id"]
+
+
+def test_tags(samples):
+    counts: Counter[str] = Counter()
+    for s in samples:
+        assert 1 <= len(s["tags"]) <= 3 and len(set(s["tags"])) == len(s["tags"]), s["id"]
+        assert set(s["tags"]) <= TAGS, s["id"]
+        counts.update(s["tags"])
+    assert set(counts) == TAGS, f"every slice needs samples, missing: {TAGS - set(counts)}"
+    assert counts["unanswerable"] >= 4 and counts["badly_formulated"] >= 4 and counts["multi_context"] >= 3
+
+
+def test_timings_are_plausible(samples):
+    for s in samples:
+        lat, ret, ttft = s["latency_ms"], s["retrieval_ms"], s["ttft_ms"]
+        assert 0 < ret < 1000 and 0 < ttft < 2000 and lat > ret + ttft, s["id"]
+    lat = sorted(s["latency_ms"] for s in samples)
+    assert 1200 <= lat[len(lat) // 2] <= 2800
+    assert 1 <= sum(x > 3000 for x in lat) <= len(lat) // 5
+
+
+# ------------------------------------------------------------------------------------- the gold labels
+
+
+def test_answer_labels(samples):
+    labels = Counter(s["metadata"]["answer_label"] for s in samples)
+    assert set(labels) <= LABELS
+    bad = sum(n for label, n in labels.items() if label not in OK_LABELS)
+    assert 0.25 <= bad / len(samples) <= 0.45, labels
+    # Every kind of error the demo is about appears at least once.
+    assert set(labels) == LABELS, f"missing labels: {LABELS - set(labels)}"
+
+
+def test_label_metadata_is_consistent(samples):
+    for s in samples:
+        m = s["metadata"]
+        ok = m["answer_label"] in OK_LABELS
+        assert (m["error_note"] is None) == ok, s["id"]
+        assert isinstance(m["grounded"], bool) and isinstance(m["equivalent_form"], bool), s["id"]
+        if ok:
+            assert m["grounded"], s["id"]
+        if m["equivalent_form"]:
+            assert m["answer_label"] == "faithful", s["id"]
+        if m["answer_label"] == "refusal_correct":
+            assert not s["relevant_ids"], s["id"]
+        if m["answer_label"] == "refusal_wrong":
+            assert s["relevant_ids"], s["id"]
+
+
+def test_faithful_answers_saw_the_evidence(samples):
+    """A correct grounded answer to an answerable question needs a directly relevant chunk in its contexts."""
+    for s in samples:
+        if s["metadata"]["answer_label"] == "faithful":
+            ctx = {c["id"] for c in s["contexts"]}
+            assert any(s["relevant_ids"].get(c) == 2 for c in ctx), s["id"]
+
+
+def test_equivalent_forms_exist(samples):
+    """Correct answers worded differently from the source: the cases a judge must not flag."""
+    assert sum(s["metadata"]["equivalent_form"] for s in samples) >= 3
+
+
+def test_samples_load_through_ragauge(samples):
+    from ragauge.data.loaders import load
+
+    loaded = load(samples_path())
+    assert [s.id for s in loaded] == [s["id"] for s in samples]
+    assert loaded[0].metadata["answer_label"] == samples[0]["metadata"]["answer_label"]
+
+
+# ------------------------------------------------------------------------------------------- the build
+
+
+def test_rebuild_is_byte_identical(tmp_path):
+    builder = load_builder()
+    builder.build(tmp_path)
+    for name in ("kb.jsonl", "samples.jsonl"):
+        assert (tmp_path / name).read_bytes() == (DEMO_DIR / name).read_bytes(), f"{name} is stale: run scripts/build_demo.py"
+
+
+def test_retrieval_quality_is_in_the_intended_range(tmp_path):
+    figures = load_builder().build(tmp_path)
+    assert 0.75 <= figures["hit_rate@5"] <= 0.85
+    assert 0.60 <= figures["recall@5"] <= 0.70
+    assert 0.60 <= figures["mrr@10"] <= 0.70
+
+
+def test_retrieval_figures_agree_with_trec_eval(samples, tmp_path):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    figures = load_builder().build(tmp_path)
+    answerable = [s for s in samples if s["relevant_ids"]]
+    qrels = {s["id"]: {d: int(g) for d, g in s["relevant_ids"].items()} for s in answerable}
+    run = {s["id"]: {d: float(len(s["retrieved_ids"]) - i) for i, d in enumerate(s["retrieved_ids"])} for s in answerable}
+    per_query = pytrec_eval.RelevanceEvaluator(qrels, {"recall.5", "recip_rank", "ndcg_cut.5", "ndcg_cut.10"}).evaluate(run)
+
+    def mean(measure: str) -> float:
+        return sum(q[measure] for q in per_query.values()) / len(per_query)
+
+    assert figures["recall@5"] == pytest.approx(mean("recall_5"))
+    assert figures["mrr@10"] == pytest.approx(mean("recip_rank"))
+    assert figures["ndcg@5"] == pytest.approx(mean("ndcg_cut_5"))
+    assert figures["ndcg@10"] == pytest.approx(mean("ndcg_cut_10"))
