@@ -10,9 +10,9 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-# Installs ragauge (with the test tools) into the local venv; re-runs only when pyproject changes.
+# Installs ragauge with the offline judge and the test tools; re-runs only when pyproject changes.
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -e '.[offline,dev]'
 	touch $@
 
 venv: $(VENV)/.installed

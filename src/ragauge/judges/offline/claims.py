@@ -1,0 +1,252 @@
+"""Answer -> claims: the first step of offline faithfulness (``extract_claims`` -> verify -> score).
+
+Rules, in order, for each sentence of the answer (see :mod:`ragauge.judges.offline.text`):
+
+1. Strip a list marker ("- ", "1. ", "• ") and a leading greeting or thanks ("Здравствуйте!",
+   "Добрый день,", "Thanks for your question.").
+2. Drop non-claims: questions ("Хотите, я рассчитаю смету?"), filler ("Надеюсь, это поможет",
+   "Hope this helps", "Обращайтесь", "Let me know if ..."), referrals without specifics
+   ("Обратитесь к менеджеру" is dropped; "Позвоните менеджеру: +7 495 123-45-67" has digits that
+   can be wrong, so it stays), source lines ("Источник: ...") and lead-ins ending in ":" without a
+   digit ("Вот что я нашёл:"), one-word replies ("Да.") and refusals (:func:`is_refusal`).
+3. Split the sentence into clauses at ";", ", а", ", но", ", однако", "и", "а также", "но",
+   "однако" (English: ";", "and", "but", "while", "whereas", ", however,") only where *both* sides
+   are clause-like -- at least 4 tokens and a verb or a number -- and never inside quotes or
+   brackets, nor next to a number ("от 3 и 5 дней", "1 150 руб. и 980 руб. за м²": lists of
+   quantities stay whole). The conjunction is dropped from the claim text; offsets still point
+   into the answer.
+
+A refusal is an answer whose only content is "I don't know" / "В базе нет документов ...";
+a metric should report it as unscored ("refusal") or flag it, never as faithful 1.0.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragauge.judges.offline.lemmas import Token, analyze
+from ragauge.judges.offline.text import detect_language, split_sentences
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One checkable statement: ``answer[start:end] == text``."""
+
+    text: str
+    start: int
+    end: int
+
+
+_I = re.IGNORECASE
+
+_LIST_MARKER = re.compile(r"(?:[-*•–—·▪]|\d{1,3}[.)]|[a-zа-я][)])\s+")
+_GREETING = re.compile(
+    r"(?:здравствуйте|добрый\s+(?:день|вечер)|доброе\s+утро|приветствую|привет"
+    r"|hello|hi|hey|greetings|good\s+(?:morning|afternoon|evening)"
+    r"|(?:спасибо|благодарим|благодарю)(?:\s+за\s+(?:ваш\s+|ваше\s+)?(?:вопрос|обращение|интерес))?"
+    r"|(?:thank\s+you|thanks)(?:\s+for\s+(?:your\s+question|asking|reaching\s+out|contacting\s+us))?)"
+    r"\s*[!,.]+\s*",
+    _I,
+)
+_FILLER = re.compile(
+    r"(?:надеюсь,?\s+(?:это|эта|мой|информация|данная)"
+    r"|если\s+(?:у\s+вас\s+)?(?:остались|есть|возникнут|появятся)\s+(?:ещё\s+|еще\s+|другие\s+|дополнительные\s+)?вопрос"
+    r"|обращайтесь|(?:буду\s+|будем\s+|всегда\s+)?рады?\s+помочь|хорошего\s+дня|удачи"
+    r"|(?:i\s+)?hope\s+this\s+(?:helps|information)|let\s+me\s+know\s+if|feel\s+free\s+to"
+    r"|if\s+you\s+have\s+(?:any\s+)?(?:other\s+|more\s+|further\s+|additional\s+)?questions"
+    r"|(?:happy|glad)\s+to\s+help|have\s+a\s+(?:nice|great|good)\s+day)",
+    _I,
+)
+_REFERRAL = re.compile(
+    r"(?:(?:для\s+уточнения\s+(?:\w+\s+)?)?(?:пожалуйста,?\s+)?(?:обратитесь|свяжитесь|уточните|позвоните)"
+    r"|(?:for\s+(?:more\s+|further\s+)?(?:details|information),?\s+)?(?:please\s+)?(?:contact|reach\s+out\s+to|ask|call)\s+"
+    r"(?:your|our|the|a)\s+(?:manager|sales|support|representative|specialist))",
+    _I,
+)
+_SOURCE_LINE = re.compile(r"(?:источники?|source[s]?|см\.|see)\s*:", _I)
+
+_REFUSAL = re.compile(
+    "|".join(
+        [
+            r"\bне\s+(?:могу|можем|удалось|получилось|удаётся|удается)\s+(?:\w+\s+)?(?:найти|ответить|дать\s+ответ|определить|предоставить|подсказать|сказать)",
+            r"\bне\s+(?:знаю|располагаю|нашёл|нашел|нашла|нашли|нахожу)\b",
+            r"\bзатрудняюсь\s+ответить",
+            r"\bнет\s+(?:никакой\s+|точной\s+|конкретной\s+|подробной\s+|достоверной\s+|актуальной\s+)?(?:информации|данных|сведений|документов|ответа)\b",
+            r"\b(?:информаци[яи]|данны[ех]|сведени[яй])\s+(?:об?\s+\w+\s+|по\s+\w+\s+вопросу\s+)?(?:нет|отсутству)",
+            r"\bв\s+(?:базе|документах|контексте|источниках|материалах|предоставленн\w+\s+\w+|доступн\w+\s+\w+)\b.{0,60}?"
+            r"(?:\bнет\b|\bне\s+(?:содерж|указан|упомина|привод|найден|описан)|\bотсутству)",
+            r"\bне\s+(?:указан\w*|упоминается|приводится|описан\w*)\s+в\s+(?:документах|контексте|базе|источниках|материалах|предоставленн)",
+            r"\bi\s+(?:do\s+not|don't|don’t|dont)\s+(?:know|have\s+(?:enough\s+|any\s+|the\s+|sufficient\s+)?(?:information|data|details))",
+            r"\bi(?:'m|’m|\s+am)\s+(?:not\s+sure|unable\s+to|afraid\s+i)",
+            r"\b(?:i|we)\s+(?:cannot|can't|can’t|could\s+not|couldn't|was\s+unable\s+to|am\s+unable\s+to|are\s+unable\s+to)\s+(?:find|answer|determine|provide|locate|say)",
+            r"\b(?:there\s+is|there's)\s+no\s+(?:relevant\s+)?(?:information|data|mention|details)",
+            r"\bno\s+(?:relevant\s+)?(?:information|data|documents?)\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:available|found|provided)",
+            r"\b(?:context|documents?|sources?|knowledge\s+base|materials?)\s+(?:does|do|did)\s+not\s+(?:contain|mention|include|specify|say|provide|cover)",
+            r"\bnot\s+(?:mentioned|specified|provided|covered|stated|available|found)\s+in\s+the\s+(?:provided\s+|given\s+|available\s+)?(?:context|documents?|sources?|knowledge\s+base|materials?)",
+            r"\bunable\s+to\s+(?:find|answer|determine)",
+        ]
+    ),
+    _I,
+)
+
+_SPLIT_RU = re.compile(r"\s*;\s+|,\s+(?:а|но|однако|тогда\s+как|при\s+этом|а\s+также)\s+|\s+(?:и|но|однако|а\s+также)\s+", _I)
+_SPLIT_EN = re.compile(r"\s*;\s+|,\s+however,?\s+|,?\s+(?:and|but|while|whereas)\s+", _I)
+_OPEN = {"(": ")", "[": "]", "{": "}", "«": "»", "“": "”", "„": "“"}
+_VERB_POS = frozenset({"VERB", "INFN", "PRTS", "GRND", "PRED", "ADJS"})
+_EN_VERBS = frozenset(
+    """
+    is are was were be been being am has have had do does did will shall must may might can could
+    should would cost costs take takes include includes cover covers provide provides require
+    requires pay pays last lasts apply applies offer offers give gives get gets make makes need
+    needs allow allows contain contains guarantee guarantees start starts end ends begin begins
+    depend depends comprise comprises charge charges amount amounts equal equals exceed exceeds
+    remain remains become becomes mean means run runs use uses deliver delivers install installs
+    """.split()
+)
+_MIN_CLAUSE_TOKENS = 4
+
+
+def _protected(text: str) -> list[bool]:
+    """For each character: is it inside brackets or quotes (never split there)?"""
+    mask = [False] * (len(text) + 1)
+    stack: list[str] = []
+    straight = False
+    for i, ch in enumerate(text):
+        if stack and ch == stack[-1]:
+            stack.pop()
+        elif ch in _OPEN:
+            stack.append(_OPEN[ch])
+        elif ch == '"':
+            straight = not straight
+        mask[i] = bool(stack) or straight
+    return mask
+
+
+def _is_verb(token: Token) -> bool:
+    if token.pos is not None:
+        return token.pos in _VERB_POS
+    lower = token.text.lower()
+    return lower in _EN_VERBS or lower.endswith(("n't", "n’t")) or (len(lower) > 4 and lower.endswith("ed"))
+
+
+def _clause_like(tokens: list[Token]) -> bool:
+    if len(tokens) < _MIN_CLAUSE_TOKENS:
+        return False
+    return any(t.is_number or _is_verb(t) for t in tokens)
+
+
+def _split_clauses(text: str, lang: str) -> list[tuple[int, int]]:
+    """(start, end) of the clauses of one sentence, conjunctions excluded."""
+    pattern = _SPLIT_RU if lang in ("ru", "uk") else _SPLIT_EN
+    tokens = analyze(text)
+    if len(tokens) < 2 * _MIN_CLAUSE_TOKENS:
+        return [(0, len(text))]
+    mask = _protected(text)
+    pieces = []
+    left_start = 0
+    for match in pattern.finditer(text):
+        if mask[match.start()] or mask[match.end() - 1]:
+            continue
+        left = [t for t in tokens if left_start <= t.start and t.end <= match.start()]
+        right = [t for t in tokens if t.start >= match.end()]
+        if not left or not right or left[-1].is_number or right[0].is_number:
+            continue  # a list of quantities: "3 и 5 дней", "1 150 руб. и 980 руб."
+        if _clause_like(left) and _clause_like(right):
+            pieces.append((left_start, match.start()))
+            left_start = match.end()
+    pieces.append((left_start, len(text)))
+    return pieces
+
+
+def _strip_edges(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and (text[start].isspace() or text[start] in ",;—–-"):
+        start += 1
+    while end > start and (text[end - 1].isspace() or text[end - 1] in ",;:—–-"):
+        end -= 1
+    return start, end
+
+
+def _strip_prefixes(text: str, start: int, end: int) -> int:
+    """Skip a list marker and greetings at ``text[start:]``."""
+    while True:
+        match = _LIST_MARKER.match(text, start, end) or _GREETING.match(text, start, end)
+        if match is None or match.end() == start:
+            return start
+        start = match.end()
+
+
+def _is_non_claim(text: str) -> bool:
+    if text.endswith("?"):
+        return True
+    if _FILLER.match(text) or _SOURCE_LINE.match(text):
+        return True
+    has_digit = any(ch.isdigit() for ch in text)
+    if _REFERRAL.search(text) and not has_digit:
+        return True
+    if text.endswith(":") and not has_digit:
+        return True
+    words = [t for t in analyze(text)]
+    return len(words) < 2 and not has_digit
+
+
+def _claims(answer: str, lang: str) -> tuple[list[Claim], bool]:
+    """The claims of ``answer`` and whether it contains a refusal."""
+    claims = []
+    refusal = False
+    for sentence in split_sentences(answer, lang):
+        start = _strip_prefixes(answer, sentence.start, sentence.end)
+        text = answer[start : sentence.end].strip()
+        if not text:
+            continue
+        # A refusal is checked before the non-claim filter: "Не могу ответить, обратитесь к
+        # менеджеру." is a refusal, not just a referral.
+        refused = _REFUSAL.search(text) is not None
+        refusal = refusal or refused
+        if not refused and _is_non_claim(text):
+            continue
+        for a, b in _split_clauses(text, lang):
+            a, b = _strip_edges(text, a, b)
+            if a >= b:
+                continue
+            clause = text[a:b]
+            if refused and (_REFUSAL.search(clause) or _is_non_claim(clause)):
+                continue  # keep only the answered part: "I don't know X, but Y."
+            claims.append(Claim(clause, start + a, start + b))
+    return claims, refusal
+
+
+def extract_claims(answer: str, *, lang: str | None = None) -> list[Claim]:
+    """The checkable statements of ``answer`` with offsets into it (rules in the module doc).
+
+    ``lang=None`` detects the answer's language (script-based). An answer with no claims gives
+    ``[]``: see :func:`is_refusal` to tell a refusal from small talk.
+
+    >>> [c.text for c in extract_claims(
+    ...     "Здравствуйте! Монтаж кровли стоит 1 150 руб. за м², а демонтаж старого покрытия стоит 300 руб. за м². "
+    ...     "Надеюсь, это поможет!")]
+    ['Монтаж кровли стоит 1 150 руб. за м²', 'демонтаж старого покрытия стоит 300 руб. за м².']
+    """
+    lang = lang or detect_language(answer) or "en"
+    return _claims(answer, lang)[0]
+
+
+def is_refusal(text: str, lang: str | None = None) -> bool:
+    """True when the answer declines to answer and says nothing checkable.
+
+    It needs a refusal sentence ("В базе нет документов о сроках гарантии", "I don't know",
+    "Не могу ответить на этот вопрос") and no claim besides it; a partial answer ("I don't know
+    the exact price, but delivery takes 3 days.") is not a refusal: its claims get scored. An empty
+    answer is a refusal (nothing was answered).
+
+    >>> is_refusal("К сожалению, в базе нет документов о гарантии на окна. Обратитесь к менеджеру.")
+    True
+    """
+    if not text.strip():
+        return True
+    lang = lang or detect_language(text) or "en"
+    claims, refusal = _claims(text, lang)
+    return refusal and not claims
+
+
+__all__ = ["Claim", "extract_claims", "is_refusal"]

@@ -1,0 +1,273 @@
+"""Language detection, sentence splitting and evidence windows, all with offsets.
+
+Every piece of text the offline judge handles is a :class:`Span` whose ``start``/``end`` index
+the original string (``source[span.start:span.end] == span.text``), so a report can highlight the
+claim in the answer and the evidence in the retrieved context.
+
+Sentence splitting works in two steps:
+
+1. *Blocks.* A newline ends a sentence when a blank line follows, when the next line starts a list
+   item (``-``, ``*``, ``•``, ``1.``, ``2)``, ``а)``), when the line before ends with ``. ! ? : ;``,
+   or when the line before is a list item and the next one starts with a capital or a digit.
+   Any other newline is a hard wrap inside a sentence (PDF extracts) and is not a boundary.
+2. *Sentences inside a block.* Russian (and any Cyrillic text) goes to ``razdel``, which knows
+   "т.е.", "руб.", "п. 4.2", "И.И. Иванов". Other text goes to a regex splitter: a boundary is
+   ``. ! ? …`` (plus closing quotes/brackets), then whitespace, then an upper-case letter, a digit
+   or an opening quote, and the word before the period is not a known abbreviation ("e.g.", "Dr.",
+   "No. 5", "approx.") nor a single initial ("J. Smith"). Decimals ("4.2") have no space after the
+   period, so they never split.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ragauge.judges.offline import deps
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A piece of a source string: ``source[start:end] == text``."""
+
+    text: str
+    start: int
+    end: int
+
+
+# ---------------------------------------------------------------- language
+
+# (first, last code point, ISO 639-1 code) for scripts that name their language well enough.
+_SCRIPTS = (
+    (0x0370, 0x03FF, "el"),
+    (0x0530, 0x058F, "hy"),
+    (0x0590, 0x05FF, "he"),
+    (0x0600, 0x06FF, "ar"),
+    (0x0900, 0x097F, "hi"),
+    (0x0E00, 0x0E7F, "th"),
+    (0x10A0, 0x10FF, "ka"),
+    (0x3040, 0x30FF, "ja"),  # hiragana, katakana
+    (0x4E00, 0x9FFF, "zh"),
+    (0xAC00, 0xD7AF, "ko"),
+)
+_UK_ONLY = frozenset("іїєґІЇЄҐ")
+_RU_ONLY = frozenset("ыэъЫЭЪ")
+
+
+def detect_language(text: str) -> str | None:
+    """Guess the language from the script of the letters: cheap, no model.
+
+    Counts Cyrillic and Latin letters (other scripts by Unicode block). Cyrillic wins when it is at
+    least 40% of the Cyrillic + Latin letters (Russian technical text is full of Latin brand names
+    and units: "Knauf", "IP65", "kW"); it is ``"uk"`` when Ukrainian-only letters (і ї є ґ) appear
+    and Russian-only ones (ы э ъ) do not, else ``"ru"``. Latin script is reported as ``"en"``:
+    the judge does not tell English from other Latin-script languages. Japanese kana beats Han.
+    Returns ``None`` when the text has no letters ("", "1 150 ₽").
+
+    >>> detect_language("Гарантия на кровлю 5 лет, материалы Knauf.")
+    'ru'
+    >>> detect_language("The warranty is 5 years.")
+    'en'
+    """
+    cyr = lat = 0
+    others: dict[str, int] = {}
+    uk = ru = False
+    for ch in text:
+        if not ch.isalpha():
+            continue
+        code = ord(ch)
+        if 0x0400 <= code <= 0x04FF:
+            cyr += 1
+            if ch in _UK_ONLY:
+                uk = True
+            elif ch in _RU_ONLY:
+                ru = True
+        elif code < 0x0250:
+            lat += 1
+        else:
+            for first, last, lang in _SCRIPTS:
+                if first <= code <= last:
+                    others[lang] = others.get(lang, 0) + 1
+                    break
+    if cyr + lat == 0 and not others:
+        return None
+    if others:
+        best = max(others, key=others.__getitem__)
+        if "ja" in others and best == "zh":
+            best = "ja"
+        if others[best] > cyr + lat:
+            return best
+    if cyr and cyr >= 0.4 * (cyr + lat):
+        return "uk" if uk and not ru else "ru"
+    return "en" if lat else None
+
+
+def is_cyrillic_language(lang: str | None) -> bool:
+    """True for the languages whose sentences go to razdel."""
+    return lang in ("ru", "uk", "be", "bg", "sr", "mk", "kk")
+
+
+# ---------------------------------------------------------------- blocks
+
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*•–—·▪]|\d{1,3}[.)]|[a-zа-я][)])\s")
+_LINE_END_PUNCT = frozenset(".!?:;…")
+
+
+def _blocks(text: str) -> list[tuple[int, int]]:
+    """Cut ``text`` into (start, end) blocks at the newlines that are sentence boundaries."""
+    lines = []
+    pos = 0
+    for line in text.split("\n"):
+        lines.append((pos, pos + len(line)))
+        pos += len(line) + 1
+    blocks: list[tuple[int, int]] = []
+    start = None
+    prev_end_char = ""
+    prev_is_item = False
+    prev_line_end = 0
+    for line_start, line_end in lines:
+        content = text[line_start:line_end]
+        stripped = content.strip()
+        if not stripped:
+            if start is not None:
+                blocks.append((start, prev_line_end))
+                start = None
+            continue
+        is_item = _LIST_ITEM.match(content) is not None
+        boundary = start is not None and (
+            prev_end_char in _LINE_END_PUNCT
+            or is_item
+            or (prev_is_item and (stripped[0].isupper() or stripped[0].isdigit()))
+        )
+        if boundary:
+            blocks.append((start, prev_line_end))
+            start = None
+        if start is None:
+            start = line_start
+        prev_line_end = line_end
+        prev_end_char = stripped[-1]
+        prev_is_item = is_item
+    if start is not None:
+        blocks.append((start, prev_line_end))
+    return blocks
+
+
+# ---------------------------------------------------------------- regex splitter
+
+# Lower-case, without the final period. Both languages: a Latin-script text can quote Russian.
+_ABBREVIATIONS = frozenset(
+    """
+    e.g i.e vs cf al dr mr mrs ms prof sr jr st mt inc ltd co corp dept univ gov u.s u.k a.m p.m
+    ph.d incl excl approx appr
+    т.е т.к т.д т.п т.н др пр см ср руб коп тыс млн млрд ул д кв корп обл р-н им проф акад доц наб
+    пер пл
+    """.split()
+)
+# Abbreviations only when a number follows: "No. 5", "p. 12", "п. 4.2", "Fig. 3", "Jan. 15".
+_NUMBER_ABBREVIATIONS = frozenset(
+    """
+    no nos nr p pp art sec ch fig figs para vol ed est min max ref tel ext sq ft lb lbs oz pcs qty
+    jan feb mar apr jun jul aug sep sept oct nov dec
+    п пп ст гл разд прил рис табл стр г гг
+    """.split()
+)
+_BOUNDARY = re.compile(r"[.!?…]+[\"'»”’)\]]*(?=\s+[\"'«“(\[]?[A-ZА-ЯЁ0-9])")
+_WORD_BEFORE = re.compile(r"([\w.\-]+)$")
+_DIGIT_NEXT = re.compile(r"\s+\d")
+
+
+def _regex_sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    cuts = []
+    for match in _BOUNDARY.finditer(text, start, end):
+        punct = text[match.start()]
+        if punct == ".":
+            word = _WORD_BEFORE.search(text, start, match.start())
+            if word is not None:
+                token = word.group(1).lower().strip(".")
+                if token in _ABBREVIATIONS:
+                    continue
+                if token in _NUMBER_ABBREVIATIONS and _DIGIT_NEXT.match(text, match.end()):
+                    continue
+                if len(token) == 1 and token.isalpha():  # an initial: "J. Smith"
+                    continue
+                if "." in token and len(token) <= 5 and token.replace(".", "").isalpha():
+                    continue  # "U.S.", "т.е."
+        cuts.append(match.end())
+    out = []
+    prev = start
+    for cut in cuts:
+        out.append((prev, cut))
+        prev = cut
+    out.append((prev, end))
+    return out
+
+
+def _razdel_sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    razdel = deps.require_razdel()
+    return [(start + s.start, start + s.stop) for s in razdel.sentenize(text[start:end])]
+
+
+def _trim(text: str, start: int, end: int) -> Span | None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if start == end:
+        return None
+    return Span(text[start:end], start, end)
+
+
+def split_sentences(text: str, lang: str | None = None) -> list[Span]:
+    """Split ``text`` into sentences with offsets into ``text`` (see the module doc for the rules).
+
+    ``lang=None`` detects the language of the whole text. Whitespace-only pieces are dropped and
+    every span is stripped of surrounding whitespace.
+
+    >>> [s.text for s in split_sentences("Цена 1 150 руб. за м². Срок — 3 дня, т.е. до пятницы.", "ru")]
+    ['Цена 1 150 руб. за м².', 'Срок — 3 дня, т.е. до пятницы.']
+    """
+    return list(_split_cached(text, lang))
+
+
+@lru_cache(maxsize=8192)
+def _split_cached(text: str, lang: str | None) -> tuple[Span, ...]:
+    # Contexts repeat across the samples of a data set: split each distinct one once.
+    if lang is None:
+        lang = detect_language(text)
+    splitter = _razdel_sentences if is_cyrillic_language(lang) else _regex_sentences
+    spans = []
+    for block_start, block_end in _blocks(text):
+        for start, end in splitter(text, block_start, block_end):
+            span = _trim(text, start, end)
+            if span is not None:
+                spans.append(span)
+    return tuple(spans)
+
+
+def windows(sentences: list[Span], size: int = 1, *, source: str | None = None) -> list[Span]:
+    """All runs of ``size`` consecutive sentences, as spans from the first start to the last end.
+
+    With ``source`` (the string the sentences came from) a window's text is ``source[start:end]``,
+    so the whitespace between sentences is kept as it was; without it the sentence texts are
+    joined with one space (then ``text`` is not a slice of the source, but the offsets still are).
+    Fewer sentences than ``size`` give no window (the smaller windows already cover them).
+
+    >>> s = split_sentences("A is 1. B is 2. C is 3.", "en")
+    >>> [w.text for w in windows(s, 2, source="A is 1. B is 2. C is 3.")]
+    ['A is 1. B is 2.', 'B is 2. C is 3.']
+    """
+    if size < 1:
+        raise ValueError(f"window size must be >= 1 (got {size})")
+    out = []
+    for i in range(len(sentences) - size + 1):
+        first, last = sentences[i], sentences[i + size - 1]
+        if source is not None:
+            text = source[first.start : last.end]
+        else:
+            text = " ".join(s.text for s in sentences[i : i + size])
+        out.append(Span(text, first.start, last.end))
+    return out
+
+
+__all__ = ["Span", "detect_language", "is_cyrillic_language", "split_sentences", "windows"]
