@@ -1,0 +1,257 @@
+"""Read TREC qrels and run files into columns, the way trec_eval v10 reads them.
+
+qrels: ``qid iter docno grade`` (exactly 4 fields; grade an integer, negative = judged "unjudged").
+run:   ``qid iter docno rank score run_id [anything]`` (6 fields or more; rank is ignored, the score
+       orders the documents; the run id of the last line is kept, as trec_eval does).
+
+Fields are separated by any whitespace. Blank lines are skipped, and so is a line whose first
+non-blank character is ``#`` (a ``#`` inside a field, as in ``msmarco_v2.1_doc_50_..#13_..``, is
+data). Anything else malformed raises InputError with the file, the line and what was expected.
+
+Reading is columnar: with pyarrow installed the whole file goes through its CSV reader (C++); without
+it, one ``bytes.split`` of the whole file. Only when the fast path refuses a file (extra fields, a
+bad number) is it re-read line by line, which also finds the exact line of an error.
+"""
+
+from __future__ import annotations
+
+import math
+import mmap
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError
+
+__all__ = ["TrecColumns", "read_qrels", "read_run"]
+
+_QRELS_FIELDS = 4
+_RUN_FIELDS = 6
+_COMMENT_LINE = re.compile(rb"(?m)^[ \t\r\x0b\x0c]*#[^\n]*\n?")
+_OTHER_SPACE = bytes.maketrans(b"\t\r\x0b\x0c", b"    ")
+
+
+@dataclass(frozen=True)
+class TrecColumns:
+    """One TREC file as columns, one entry per line.
+
+    qid, docno: byte strings, as ``pyarrow.BinaryArray`` (fast path) or ``list[bytes]``.
+    value: int64 grades (qrels) or float64 scores (run). run_id: last line's run id (runs only).
+    """
+
+    path: str
+    qid: Any
+    docno: Any
+    value: np.ndarray
+    run_id: str | None = None
+
+    def __len__(self) -> int:
+        return int(self.value.size)
+
+
+def read_qrels(path: str | Path) -> TrecColumns:
+    """Read a qrels file (``qid iter docno grade``)."""
+    return _read(Path(path), kind="qrels")
+
+
+def read_run(path: str | Path) -> TrecColumns:
+    """Read a run file (``qid iter docno rank score run_id``)."""
+    return _read(Path(path), kind="run")
+
+
+def _read(path: Path, *, kind: str) -> TrecColumns:
+    try:
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            # a read-only map: the fast path parses it in place, with no copy of a big file
+            data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+    except OSError as exc:
+        raise InputError(f"cannot read the {kind} file: {exc.strerror}", file=str(path)) from exc
+    columns = _read_fast(path, data, kind)
+    if columns is None:
+        columns = _read_lines(path, bytes(data), kind)
+    if len(columns) == 0:
+        raise InputError(
+            f"the {kind} file has no {kind} lines",
+            file=str(path),
+            hint=f"expected lines like {_example(kind)!r}",
+        )
+    return columns
+
+
+def _example(kind: str) -> str:
+    return "301 0 doc-17 1" if kind == "qrels" else "301 Q0 doc-17 1 12.5 my-run"
+
+
+def _normalise(data) -> bytes:
+    """Comment lines dropped, one space between fields, no blank lines: what the fast paths expect.
+
+    Each step first looks (a fast scan) and copies the data only when it has something to change.
+    """
+    if data.find(b"#") >= 0:
+        data = _COMMENT_LINE.sub(b"", data)
+    if any(data.find(c) >= 0 for c in (b"\t", b"\r", b"\x0b", b"\x0c")):
+        data = bytes(data).translate(_OTHER_SPACE)
+    while data.find(b"  ") >= 0:
+        data = bytes(data).replace(b"  ", b" ")
+    for pattern in (b"\n ", b" \n"):
+        if data.find(pattern) >= 0:
+            data = bytes(data).replace(pattern, b"\n")
+    while data.find(b"\n\n") >= 0:
+        data = bytes(data).replace(b"\n\n", b"\n")
+    if data[:1] in (b" ", b"\n") or data[-1:] == b" ":
+        data = bytes(data).strip(b" \n")
+    return data
+
+
+def _read_fast(path: Path, data, kind: str) -> TrecColumns | None:
+    """Columns of a regular file (exact field count, clean numbers), or None to fall back."""
+    width = _QRELS_FIELDS if kind == "qrels" else _RUN_FIELDS
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        data = _normalise(data)
+        return _empty(path, kind) if len(data) == 0 else _split_whole(path, data, kind, width)
+    # single-byte scans are memchr-fast; a clean file is parsed in place, straight from the map
+    special = data.find(b"#") >= 0 and _COMMENT_LINE.search(data) is not None
+    special = special or any(data.find(c) >= 0 for c in (b"\t", b"\r", b"\x0b", b"\x0c"))
+    columns = None if special or len(data) == 0 else _arrow(path, data, kind, width)
+    if columns is None:
+        data = _normalise(data)
+        if len(data) == 0:
+            return _empty(path, kind)
+        columns = _arrow(path, data, kind, width)
+    return columns
+
+
+def _empty(path: Path, kind: str) -> TrecColumns:
+    return TrecColumns(str(path), [], [], np.zeros(0, np.int64 if kind == "qrels" else np.float64))
+
+
+def _arrow(path: Path, data: bytes, kind: str, width: int) -> TrecColumns | None:
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+
+    names = [f"f{i}" for i in range(width)]
+    value_type = pa.int64() if kind == "qrels" else pa.float64()
+    value_name = "f3" if kind == "qrels" else "f4"
+    types = {name: pa.binary() for name in names}
+    types[value_name] = value_type
+    try:
+        table = pcsv.read_csv(
+            pa.py_buffer(data),
+            read_options=pcsv.ReadOptions(column_names=names, block_size=1 << 26),
+            parse_options=pcsv.ParseOptions(delimiter=" ", quote_char=False, escape_char=False),
+            convert_options=pcsv.ConvertOptions(
+                column_types=types, strings_can_be_null=False, quoted_strings_can_be_null=False
+            ),
+        )
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None  # the line-by-line reader says what and where
+    value = table.column(value_name)
+    if value.null_count:
+        return None
+    import pyarrow.compute as pc
+
+    for name in names:  # an empty field means two spaces in a row: let the normaliser look
+        if name != value_name and pc.min(pc.binary_length(table.column(name))).as_py() == 0:
+            return None
+    values = value.to_numpy()
+    if kind == "run" and np.isnan(values).any():
+        return None
+    run_id = None
+    if kind == "run":
+        run_id = table.column("f5")[-1].as_py().decode("utf-8", "replace")
+    return TrecColumns(
+        str(path), table.column("f0").combine_chunks(), table.column("f2").combine_chunks(), values, run_id
+    )
+
+
+def _split_whole(path: Path, data, kind: str, width: int) -> TrecColumns | None:
+    data = bytes(data)
+    tokens = data.split()
+    n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    if len(tokens) != width * n_lines:
+        return None
+    value_tokens = tokens[3::width] if kind == "qrels" else tokens[4::width]
+    try:
+        if kind == "qrels":
+            values = np.fromiter(map(int, value_tokens), dtype=np.int64, count=n_lines)
+        else:
+            values = np.fromiter(map(float, value_tokens), dtype=np.float64, count=n_lines)
+    except ValueError:
+        return None
+    if kind == "run" and np.isnan(values).any():
+        return None
+    run_id = tokens[-1].decode("utf-8", "replace") if kind == "run" else None
+    return TrecColumns(str(path), tokens[0::width], tokens[2::width], values, run_id)
+
+
+def _read_lines(path: Path, data: bytes, kind: str) -> TrecColumns:
+    """Line by line: slower, exact about where and what is wrong."""
+    qids: list[bytes] = []
+    docnos: list[bytes] = []
+    values: list[float] = []
+    run_id = None
+    width = _QRELS_FIELDS if kind == "qrels" else _RUN_FIELDS
+    what = "qid iter docno grade" if kind == "qrels" else "qid iter docno rank score run_id"
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        fields = line.split()
+        if not fields or fields[0].startswith(b"#"):
+            continue
+        if len(fields) < width or (kind == "qrels" and len(fields) > width):
+            raise InputError(
+                f"expected {width} whitespace-separated fields ({what}), found {len(fields)}",
+                file=str(path),
+                line=number,
+                value=line.decode("utf-8", "replace"),
+            )
+        raw = fields[3] if kind == "qrels" else fields[4]
+        values.append(_number(raw, kind, path, number))
+        qids.append(fields[0])
+        docnos.append(fields[2])
+        if kind == "run":
+            run_id = fields[5].decode("utf-8", "replace")
+    dtype = np.int64 if kind == "qrels" else np.float64
+    return TrecColumns(str(path), qids, docnos, np.asarray(values, dtype=dtype), run_id)
+
+
+def _number(raw: bytes, kind: str, path: Path, line: int) -> float:
+    text = raw.decode("utf-8", "replace")
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if kind == "qrels":
+        if not math.isfinite(value) or value != int(value):
+            raise InputError(
+                "the relevance grade (4th field) must be an integer",
+                file=str(path),
+                line=line,
+                value=text,
+                hint="trec_eval grades are integers such as 0, 1, 2 (negative: judged as unjudged)",
+            )
+        return int(value)
+    if math.isnan(value):
+        raise InputError(
+            "the score (5th field) must be a number", file=str(path), line=line, value=text,
+            hint="documents are ranked by score, highest first",
+        )
+    return value
+
+
+def locate_line(path: str | Path, kind: str, qid: bytes, docno: bytes, occurrence: int = 2) -> int | None:
+    """Line number of the ``occurrence``-th line of (qid, docno): used to report duplicates."""
+    seen = 0
+    with open(path, "rb") as handle:
+        for number, line in enumerate(handle, start=1):
+            fields = line.split()
+            if len(fields) >= 3 and fields[0] == qid and fields[2] == docno:
+                seen += 1
+                if seen == occurrence:
+                    return number
+    return None
