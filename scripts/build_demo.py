@@ -9,7 +9,11 @@ Hand-written content (documents, questions, answers, references, labels, tags, r
   the new price list, as cheap production retrievers do. It returns the top 10 (``retrieved_ids``); the
   generator saw the top 5 (``contexts``, with their texts and retriever scores);
 - simulated timings (end-to-end latency, retrieval time, time to first token), lognormal with a fixed
-  seed.
+  seed;
+- the noisy variants (noise robustness): ``ragauge.data.noise.make_noisy_variants`` over the clean
+  samples (seeded), kept for the questions listed in ``questions.NOISY``, with the hand-written answers
+  given there. A variant is not a retrieval event: it has no ``retrieved_ids`` and no ``relevant_ids``
+  (ranking metrics leave it unscored), its contexts are the clean ones with two chunks inserted.
 
 The output is deterministic: the same bytes on every run. Usage::
 
@@ -51,6 +55,10 @@ BM25_B = 0.75
 SCORE_HALF = 8.0
 #: Seed of the simulated timings.
 TIMING_SEED = 20260301
+#: Noisy variants: distractors inserted per sample, the seed of ``make_noisy_variants`` and of their timings.
+N_NOISE = 2
+NOISE_SEED = 0
+NOISE_TIMING_SEED = 20260302
 
 TAGS = (
     "exact_numbers",
@@ -62,6 +70,7 @@ TAGS = (
     "badly_formulated",
     "multi_context",
     "sensitive",
+    "noisy_variant",
 )
 ANSWER_LABELS = (
     "faithful",
@@ -263,6 +272,75 @@ def build_samples(records: list[dict]) -> list[dict]:
     return samples
 
 
+def _as_sample(row: dict):
+    from ragauge.data.schema import Context, Sample
+
+    return Sample(
+        id=row["id"],
+        question=row["question"],
+        answer=row["answer"],
+        contexts=tuple(Context(text=c["text"], id=c["id"], score=c["score"]) for c in row["contexts"]),
+        retrieved_ids=tuple(row["retrieved_ids"]),
+        relevant_ids=dict(row["relevant_ids"]),
+        reference=row["reference"],
+        tags=tuple(row["tags"]),
+        language=row["language"],
+        metadata=dict(row["metadata"]),
+    )
+
+
+def build_noisy(clean: list[dict]) -> list[dict]:
+    """The noisy variants of ``questions.NOISY``: contexts from ``make_noisy_variants`` over all clean samples
+    (so distractors come from the whole demo), answers and labels from the source, simulated timings."""
+    from ragauge.data.noise import make_noisy_variants
+
+    wanted = {n["of"]: n for n in _questions.NOISY}
+    variants = {v.metadata["noise_of"]: v for v in make_noisy_variants([_as_sample(r) for r in clean], n_noise=N_NOISE, seed=NOISE_SEED)}
+    by_id = {r["id"]: r for r in clean}
+    rng = random.Random(NOISE_TIMING_SEED)
+    out = []
+    for of in sorted(wanted):
+        n, v, base = wanted[of], variants[of], by_id[of]
+        drawn = tuple(c.id for c in v.contexts if c.metadata.get("noise"))
+        assert drawn == tuple(n["noise"]), (
+            f"{v.id}: make_noisy_variants inserted {drawn}, the answer was written for {tuple(n['noise'])}; "
+            "re-check the answer against the new contexts and update questions.NOISY"
+        )
+        contexts = []
+        for c in v.contexts:
+            ctx = {"id": c.id, "text": c.text, "score": c.score}
+            if c.metadata:
+                ctx["metadata"] = dict(c.metadata)
+            contexts.append(ctx)
+        latency, retrieval, ttft = timings(rng, n["answer"])
+        out.append(
+            {
+                "id": v.id,
+                "question": base["question"],
+                "answer": n["answer"],
+                "contexts": contexts,
+                "retrieved_ids": None,  # not a retrieval event: ranking metrics leave the variant unscored
+                "relevant_ids": None,
+                "reference": base["reference"],
+                "tags": list(base["tags"]) + ["noisy_variant"],
+                "language": "ru",
+                "latency_ms": latency,
+                "retrieval_ms": retrieval,
+                "ttft_ms": ttft,
+                "metadata": {
+                    "answer_label": n["label"],
+                    "error_note": n.get("note"),
+                    "grounded": n.get("grounded", n["label"] in OK_LABELS),
+                    "equivalent_form": n.get("equivalent_form", False),
+                    "noise_of": of,
+                    "n_noise": N_NOISE,
+                    "noise_robust": n["label"] in OK_LABELS,
+                },
+            }
+        )
+    return out
+
+
 def check_source(records: list[dict]) -> None:
     """Fail early on mistakes in the hand-written source."""
     ids = [r["id"] for r in records]
@@ -276,6 +354,16 @@ def check_source(records: list[dict]) -> None:
         assert set(q["relevant"]) <= known, (q["id"], set(q["relevant"]) - known)
         assert ("unanswerable" in q["tags"]) == (not q["relevant"]), q["id"]
         assert (q["label"] in OK_LABELS) == (q.get("note") is None), (q["id"], "note iff an error")
+        assert "noisy_variant" not in q["tags"], q["id"]
+    by_qid = {q["id"]: q for q in _questions.QUESTIONS}
+    noisy_of = [n["of"] for n in _questions.NOISY]
+    assert len(noisy_of) == len(set(noisy_of)), "two noisy variants of one question"
+    for n in _questions.NOISY:
+        q = by_qid[n["of"]]
+        assert q["label"] == "faithful" and q["relevant"], (n["of"], "noisy variants of correct answers only")
+        assert n["label"] in ANSWER_LABELS and n["label"] != "refusal_correct", n["of"]
+        assert (n["label"] in OK_LABELS) == (n.get("note") is None), (n["of"], "note iff an error")
+        assert len(n["noise"]) == N_NOISE and not set(n["noise"]) & set(q["relevant"]), n["of"]
 
 
 def dump_jsonl(rows: list[dict], path: Path) -> None:
@@ -285,12 +373,14 @@ def dump_jsonl(rows: list[dict], path: Path) -> None:
 
 
 def build(out_dir: Path | str) -> dict[str, float | int]:
-    """Write kb.jsonl and samples.jsonl into ``out_dir``; return the achieved retrieval figures."""
+    """Write kb.jsonl and samples.jsonl into ``out_dir``; return the achieved retrieval figures (on the clean
+    samples: the noisy variants have no ``relevant_ids``)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     records = kb_records()
     check_source(records)
     samples = build_samples(records)
+    samples = sorted(samples + build_noisy(samples), key=lambda s: s["id"])
     dump_jsonl(records, out / "kb.jsonl")
     dump_jsonl(samples, out / "samples.jsonl")
     return retrieval_figures(samples)
@@ -309,20 +399,28 @@ def main(argv: list[str] | None = None) -> int:
     samples = [json.loads(line) for line in (args.out / "samples.jsonl").read_text(encoding="utf-8").splitlines()]
     if args.show:
         for s in samples:
+            if s["relevant_ids"] is None:  # a noisy variant: its contexts, distractors marked "~"
+                marks = " ".join(c["id"] + ("~" if c.get("metadata", {}).get("noise") else "") for c in s["contexts"])
+                print(f"{s['id']}: {marks}   [{s['metadata']['answer_label']}]")
+                continue
             marks = " ".join(f"{d}{'*' * int(s['relevant_ids'].get(d, 0))}" for d in s["retrieved_ids"][:N_CONTEXTS])
             missing = [d for d in s["relevant_ids"] if d not in s["retrieved_ids"][:N_CONTEXTS]]
             print(f"{s['id']}: {marks}" + (f"   missed: {' '.join(missing)}" if missing else ""))
     labels = Counter(s["metadata"]["answer_label"] for s in samples)
     tags = Counter(t for s in samples for t in s["tags"])
     bad = sum(n for label, n in labels.items() if label not in OK_LABELS)
+    noisy = [s for s in samples if "noise_of" in s["metadata"]]
     lat = sorted(s["latency_ms"] for s in samples)
-    print(f"wrote {len(samples)} samples and {len(kb_records())} chunks to {args.out}")
+    print(f"wrote {len(samples)} samples ({len(noisy)} noisy variants) and {len(kb_records())} chunks to {args.out}")
     print("retrieval: " + _fmt(figures))
     # What a Russian analyzer would have given on the same questions (not written anywhere).
     records = kb_records()
-    fixed = [dict(s, retrieved_ids=[d for d, _ in r]) for s, r in zip(samples, (rankings(records, "russian")[s["id"]] for s in samples))]
+    clean = [s for s in samples if "noise_of" not in s["metadata"]]
+    fixed = [dict(s, retrieved_ids=[d for d, _ in r]) for s, r in zip(clean, (rankings(records, "russian")[s["id"]] for s in clean))]
     print("  (with stemming and stop words: " + _fmt(retrieval_figures(fixed)) + ")")
     print(f"answers: {bad}/{len(samples)} not acceptable ({bad / len(samples):.0%}); " + ", ".join(f"{k} {v}" for k, v in sorted(labels.items())))
+    print(f"noisy variants: {sum(s['metadata']['noise_robust'] for s in noisy)}/{len(noisy)} robust; distracted: "
+          + ", ".join(s["id"] for s in noisy if not s["metadata"]["noise_robust"]))
     print("tags: " + ", ".join(f"{k} {v}" for k, v in sorted(tags.items())))
     print(f"latency: median {lat[len(lat) // 2]:.0f} ms, max {lat[-1]:.0f} ms, above 3 s: {sum(x > 3000 for x in lat)}")
     return 0

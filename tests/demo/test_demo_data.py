@@ -27,6 +27,7 @@ TAGS = {
     "badly_formulated",
     "multi_context",
     "sensitive",
+    "noisy_variant",
 }
 LABELS = {
     "faithful",
@@ -40,6 +41,12 @@ LABELS = {
 }
 OK_LABELS = {"faithful", "refusal_correct"}
 METADATA_KEYS = {"answer_label", "error_note", "grounded", "equivalent_form"}
+NOISY_METADATA_KEYS = METADATA_KEYS | {"noise_of", "n_noise", "noise_robust"}
+N_CLEAN = 43
+
+
+def is_noisy(s: dict) -> bool:
+    return "noise_of" in s["metadata"]
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -65,6 +72,21 @@ def kb_by_id(kb: list[dict]) -> dict[str, dict]:
 @pytest.fixture(scope="module")
 def samples() -> list[dict]:
     return read_jsonl(samples_path())
+
+
+@pytest.fixture(scope="module")
+def clean(samples) -> list[dict]:
+    return [s for s in samples if not is_noisy(s)]
+
+
+@pytest.fixture(scope="module")
+def noisy(samples) -> list[dict]:
+    return [s for s in samples if is_noisy(s)]
+
+
+@pytest.fixture(scope="module")
+def by_id(samples) -> dict[str, dict]:
+    return {s["id"]: s for s in samples}
 
 
 def load_builder():
@@ -138,18 +160,19 @@ def test_samples_have_the_canonical_fields(samples):
         assert isinstance(s["answer"], str) and s["answer"].strip()
         assert isinstance(s["reference"], str) and s["reference"].strip()
         assert s["language"] == "ru"
-        assert set(s["metadata"]) == METADATA_KEYS, s["id"]
+        assert set(s["metadata"]) == (NOISY_METADATA_KEYS if is_noisy(s) else METADATA_KEYS), s["id"]
 
 
-def test_sample_ids_unique_and_count(samples):
+def test_sample_ids_unique_and_count(samples, clean, noisy):
     ids = [s["id"] for s in samples]
     assert len(ids) == len(set(ids))
-    assert ids == sorted(ids)
-    assert 35 <= len(samples) <= 45
+    assert ids == sorted(ids)  # each noisy variant right after its clean sample
+    assert len(clean) == N_CLEAN
+    assert 8 <= len(noisy) <= 12
 
 
-def test_ids_exist_in_kb_and_contexts_match(samples, kb_by_id):
-    for s in samples:
+def test_ids_exist_in_kb_and_contexts_match(clean, kb_by_id):
+    for s in clean:
         retrieved = s["retrieved_ids"]
         assert len(retrieved) == len(set(retrieved)) and len(retrieved) in (5, 10), s["id"]
         assert set(retrieved) <= set(kb_by_id), s["id"]
@@ -164,8 +187,8 @@ def test_ids_exist_in_kb_and_contexts_match(samples, kb_by_id):
         assert all(0 <= x <= 1 for x in scores) and scores == sorted(scores, reverse=True), s["id"]
 
 
-def test_relevance_grades(samples):
-    for s in samples:
+def test_relevance_grades(clean):
+    for s in clean:
         assert all(g in (1, 2) for g in s["relevant_ids"].values()), s["id"]
         if s["relevant_ids"]:
             assert 2 in s["relevant_ids"].values(), f"{s['id']}: no chunk answers it directly"
@@ -175,7 +198,9 @@ def test_relevance_grades(samples):
 def test_tags(samples):
     counts: Counter[str] = Counter()
     for s in samples:
-        assert 1 <= len(s["tags"]) <= 3 and len(set(s["tags"])) == len(s["tags"]), s["id"]
+        own = s["tags"][:-1] if is_noisy(s) else s["tags"]
+        assert ("noisy_variant" in s["tags"]) == is_noisy(s), s["id"]
+        assert 1 <= len(own) <= 3 and len(set(s["tags"])) == len(s["tags"]), s["id"]
         assert set(s["tags"]) <= TAGS, s["id"]
         counts.update(s["tags"])
     assert set(counts) == TAGS, f"every slice needs samples, missing: {TAGS - set(counts)}"
@@ -194,12 +219,14 @@ def test_timings_are_plausible(samples):
 # ------------------------------------------------------------------------------------- the gold labels
 
 
-def test_answer_labels(samples):
-    labels = Counter(s["metadata"]["answer_label"] for s in samples)
-    assert set(labels) <= LABELS
-    bad = sum(n for label, n in labels.items() if label not in OK_LABELS)
-    assert 0.25 <= bad / len(samples) <= 0.45, labels
-    # Every kind of error the demo is about appears at least once.
+def test_answer_labels(samples, clean):
+    for rows in (samples, clean):
+        labels = Counter(s["metadata"]["answer_label"] for s in rows)
+        assert set(labels) <= LABELS
+        bad = sum(n for label, n in labels.items() if label not in OK_LABELS)
+        assert 0.25 <= bad / len(rows) <= 0.45, labels
+    # Every kind of error the demo is about appears at least once among the clean samples.
+    labels = Counter(s["metadata"]["answer_label"] for s in clean)
     assert set(labels) == LABELS, f"missing labels: {LABELS - set(labels)}"
 
 
@@ -213,23 +240,97 @@ def test_label_metadata_is_consistent(samples):
             assert m["grounded"], s["id"]
         if m["equivalent_form"]:
             assert m["answer_label"] == "faithful", s["id"]
+        if is_noisy(s):
+            assert m["noise_robust"] is ok, s["id"]
+            assert m["answer_label"] != "refusal_correct", s["id"]
+            continue
         if m["answer_label"] == "refusal_correct":
             assert not s["relevant_ids"], s["id"]
         if m["answer_label"] == "refusal_wrong":
             assert s["relevant_ids"], s["id"]
 
 
-def test_faithful_answers_saw_the_evidence(samples):
-    """A correct grounded answer to an answerable question needs a directly relevant chunk in its contexts."""
+def test_faithful_answers_saw_the_evidence(samples, by_id):
+    """A correct grounded answer to an answerable question needs a directly relevant chunk in its contexts
+    (for a noisy variant: a chunk relevant to its clean sample)."""
     for s in samples:
         if s["metadata"]["answer_label"] == "faithful":
+            relevant = by_id[s["metadata"]["noise_of"]]["relevant_ids"] if is_noisy(s) else s["relevant_ids"]
             ctx = {c["id"] for c in s["contexts"]}
-            assert any(s["relevant_ids"].get(c) == 2 for c in ctx), s["id"]
+            assert any(relevant.get(c) == 2 for c in ctx), s["id"]
 
 
 def test_equivalent_forms_exist(samples):
     """Correct answers worded differently from the source: the cases a judge must not flag."""
     assert sum(s["metadata"]["equivalent_form"] for s in samples) >= 3
+
+
+# ------------------------------------------------------------------------------------ the noisy variants
+
+
+def test_noisy_variants_point_to_correct_clean_samples(noisy, by_id):
+    for s in noisy:
+        m = s["metadata"]
+        parent = by_id.get(m["noise_of"])
+        assert parent is not None and not is_noisy(parent), s["id"]
+        assert s["id"] == parent["id"] + "~noise" and m["n_noise"] == 2, s["id"]
+        assert parent["metadata"]["answer_label"] == "faithful" and parent["relevant_ids"], s["id"]
+        for key in ("question", "reference", "language"):
+            assert s[key] == parent[key], (s["id"], key)
+        assert s["tags"] == parent["tags"] + ["noisy_variant"], s["id"]
+        assert s["answer"] != parent["answer"], f"{s['id']}: the noisy answer is its own generation"
+
+
+def test_noisy_variants_are_not_ranking_samples(noisy):
+    """Variants are no retrieval event: no ranking of their own, no relevance judgments, so ranking metrics
+    leave them unscored and the demo's retrieval figures stay those of the 39 clean answerable questions."""
+    from ragauge.data.loaders import load
+    from ragauge.metrics.ranking import unscored_reason
+
+    for s in noisy:
+        assert s["retrieved_ids"] is None and s["relevant_ids"] is None, s["id"]
+    loaded = {x.id: x for x in load(samples_path())}
+    for s in noisy:
+        assert unscored_reason(loaded[s["id"]]) == "no relevant_ids", s["id"]
+
+
+def test_noisy_contexts_are_the_clean_ones_plus_distractors(noisy, by_id, kb_by_id):
+    for s in noisy:
+        parent = by_id[s["metadata"]["noise_of"]]
+        kept = [c for c in s["contexts"] if "metadata" not in c]
+        inserted = [c for c in s["contexts"] if "metadata" in c]
+        assert kept == parent["contexts"], f"{s['id']}: the clean contexts, in their order, with their scores"
+        assert len(inserted) == s["metadata"]["n_noise"], s["id"]
+        ids = [c["id"] for c in s["contexts"]]
+        assert len(ids) == len(set(ids)), s["id"]
+        for c in inserted:
+            assert set(c) == {"id", "text", "score", "metadata"} and c["score"] is None, (s["id"], c["id"])
+            assert c["metadata"] == {"noise": True}, (s["id"], c["id"])
+            assert c["text"] == kb_by_id[c["id"]]["text"], (s["id"], c["id"])
+            assert c["id"] not in parent["relevant_ids"], f"{s['id']}: distractor {c['id']} is relevant to {parent['id']}"
+
+
+def test_noisy_variants_come_from_make_noisy_variants(noisy, clean):
+    """The shipped contexts are what ``ragauge.data.noise.make_noisy_variants`` (seed of the builder) draws."""
+    from ragauge.data.loaders import load
+    from ragauge.data.noise import make_noisy_variants
+
+    seed = load_builder().NOISE_SEED
+    clean_ids = {s["id"] for s in clean}
+    loaded = [x for x in load(samples_path()) if x.id in clean_ids]
+    drawn = {v.id: v for v in make_noisy_variants(loaded, n_noise=2, seed=seed)}
+    for s in noisy:
+        assert [c["id"] for c in s["contexts"]] == [c.id for c in drawn[s["id"]].contexts], s["id"]
+
+
+def test_noisy_variants_mix_robust_and_distracted_answers(noisy):
+    robust = [s for s in noisy if s["metadata"]["noise_robust"]]
+    distracted = [s for s in noisy if not s["metadata"]["noise_robust"]]
+    assert 6 <= len(robust) <= 8 and 3 <= len(distracted) <= 4
+    for s in distracted:
+        # the error comes from an inserted chunk: its note names it
+        inserted = [c["id"] for c in s["contexts"] if "metadata" in c]
+        assert any(cid in s["metadata"]["error_note"] for cid in inserted), s["id"]
 
 
 def test_samples_load_through_ragauge(samples):

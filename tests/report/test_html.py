@@ -327,3 +327,23 @@ def test_svg_helpers_escape_labels() -> None:
                                  thresholds=[svg.Threshold("<=", 3000.0, "P95")])
     assert "P95 ≤ 3,000 ms" in chart and "2,400 ms" in chart
     assert _parse(bar).errors == [] and _parse(chart).errors == []
+
+
+def test_unsupported_spans_are_highlighted_in_the_answer():
+    answer = "Аванс составляет 20%. Гарантия 3 года."
+    doc = {
+        "schema": "ragauge.results/1",
+        "summary": {},
+        "samples": [{
+            "id": "q1", "question": "Аванс?", "answer": answer, "scores": {}, "unscored": {},
+            "artifacts": {"faithfulness": {"claims": [
+                {"text": "Аванс составляет 20%.", "start": 0, "end": 21, "verdict": "contradicted",
+                 "reason": 'number "20%" not in context; context says "30%"'},
+                {"text": "Гарантия 3 года.", "start": 22, "end": 38, "verdict": "supported", "reason": ""},
+            ]}},
+        }],
+    }
+    page = render_html(doc)
+    assert '<mark class="span-bad" title="contradicted: number &quot;20%&quot; not in context' in page
+    assert ">Аванс составляет 20%.</mark>" in page
+    assert '<mark class="span-ok"' in page and ">Гарантия 3 года.</mark>" in page

@@ -22,6 +22,10 @@ def register(sub) -> None:
     p.add_argument("--profile", "-p", help="threshold profile (default: from ragauge.toml, else 'dashboard'); "
                    "'none' for no gates")
     p.add_argument("--k", type=int, help="cutoff that replaces @K in the profile")
+    p.add_argument("--judge", default="auto", choices=("auto", "offline", "none"),
+                   help="judge for faithfulness, relevancy, correctness, context and toxicity metrics: "
+                   "'offline' (models from PyPI packages, no API key), 'none' (leave judge metrics out of the "
+                   "defaults), 'auto' (offline when installed; default)")
     p.add_argument("--out", "-o", default="ragauge-report", help="output folder (default: ragauge-report)")
     p.add_argument("--format", "-f", choices=FORMATS, default="table", help="what to print (default: table)")
     p.add_argument("--field-map", action="append", default=[], metavar="THEIRS=OURS",
@@ -80,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
         ci_level=cfg.ci_level,
         n_resamples=cfg.n_resamples,
         user_profiles=cfg.profiles,
+        judge=None if args.judge == "none" else args.judge,
         field_map=_field_map(args.field_map),
         progress=_progress(args.quiet),
     )

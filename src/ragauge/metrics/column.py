@@ -20,6 +20,8 @@ class ScoreColumn:
     values: list[float | None]
     reasons: list[str | None]
     artifacts: list[dict[str, Any] | None] = field(default_factory=list)
+    #: which judge produced the values (``Provenance.to_dict()``); ``None`` for pure formulas
+    provenance: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if len(self.values) != len(self.reasons):
@@ -63,5 +65,6 @@ class ScoreColumn:
     def take(self, indices: Iterable[int]) -> "ScoreColumn":
         idx = list(indices)
         return ScoreColumn(
-            [self.values[i] for i in idx], [self.reasons[i] for i in idx], [self.artifacts[i] for i in idx]
+            [self.values[i] for i in idx], [self.reasons[i] for i in idx], [self.artifacts[i] for i in idx],
+            self.provenance,
         )

@@ -467,7 +467,8 @@ def _sample_row(doc: _Doc, s: Mapping[str, Any], cols: list[tuple[str, list[str]
     details = [f'<div class="full-q"><h4>Question</h4><p>{_e(question)}</p></div>'] if short != question else []
     for key in ("answer", "reference"):
         if s.get(key) is not None:
-            details.append(f'<div><h4>{key.capitalize()}</h4><p class="prose">{_e(s.get(key))}</p></div>')
+            body = _highlighted(_str(s.get(key)), s.get("artifacts")) if key == "answer" else _e(s.get(key))
+            details.append(f'<div><h4>{key.capitalize()}</h4><p class="prose">{body}</p></div>')
     unscored = s.get("unscored") or {}
     if unscored:
         items = "".join(f"<li><code>{_e(k)}</code>: {_e(v)}</li>" for k, v in unscored.items())
@@ -485,6 +486,35 @@ def _sample_row(doc: _Doc, s: Mapping[str, Any], cols: list[tuple[str, list[str]
         f'<td class="q" data-v="{_e(question)}"><details><summary title="{_e(question)}">{_e(short)}</summary>'
         f'<div class="sample-detail">{"".join(details)}</div></details></td>{cells}</tr>'
     )
+
+
+def _answer_claims(artifacts: Any) -> list[Mapping[str, Any]]:
+    """Claims with offsets into the answer: the faithfulness artifact's, if any."""
+    if not isinstance(artifacts, Mapping):
+        return []
+    art = artifacts.get("faithfulness")
+    claims = art.get("claims") if isinstance(art, Mapping) else None
+    if not isinstance(claims, list):
+        return []
+    return [c for c in claims if isinstance(c, Mapping) and isinstance(c.get("start"), int)
+            and isinstance(c.get("end"), int)]
+
+
+def _highlighted(answer: str, artifacts: Any) -> str:
+    """The answer with each judged claim marked: unsupported/contradicted spans highlighted, reason on hover."""
+    marks = sorted(_answer_claims(artifacts), key=lambda c: c["start"])
+    out, pos = [], 0
+    for c in marks:
+        start, end = c["start"], c["end"]
+        if start < pos or end > len(answer) or start >= end:
+            continue  # overlapping or out of range: leave the text plain
+        verdict = _str(c.get("verdict")).lower()
+        cls = _VERDICT_CLASS.get(verdict, "other")
+        out.append(_e(answer[pos:start]))
+        out.append(f'<mark class="span-{cls}" title="{_e(verdict)}: {_e(c.get("reason"))}">{_e(answer[start:end])}</mark>')
+        pos = end
+    out.append(_e(answer[pos:]))
+    return "".join(out)
 
 
 def _json(value: Any) -> str:

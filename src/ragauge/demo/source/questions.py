@@ -545,3 +545,99 @@ QUESTIONS: list[dict] = [
         "label": "refusal_correct",
     },
 ]
+
+#: Noisy variants (noise robustness): the builder copies the clean sample ``of`` with
+#: ``ragauge.data.noise.make_noisy_variants`` (2 irrelevant chunks from other samples' contexts inserted at
+#: random positions, seed ``scripts/build_demo.py:NOISE_SEED``) and this is what the assistant answered
+#: with those contexts. Each entry:
+#:
+#: - ``of`` — the clean sample (a faithful answer to an answerable question);
+#: - ``noise`` — the ids of the inserted chunks, in context order: the answer was written against them,
+#:   and the builder fails if ``make_noisy_variants`` draws others (then re-check the answer);
+#: - ``answer``, ``label``, ``note``, ``grounded`` — as for the questions above (grounded: against the
+#:   seven noisy contexts);
+#: - the variant is *robust* (``metadata.noise_robust``) when its answer is still acceptable.
+#:
+#: The reference, tags and question are those of the clean sample. Most answers survive the noise; three
+#: take a figure from an inserted chunk and attach it to the wrong thing.
+NOISY: list[dict] = [
+    {
+        "of": "q01",
+        "noise": ("contract-007", "price-007"),
+        "answer": "Облицовка стен ГКЛ в один слой по металлическому каркасу — 1 150 руб./м² по прайсу от "
+        "01.03.2026, без стоимости листов, профиля и крепежа. Минимальный объём работ — 100 м².",
+        "label": "wrong_number",
+        "note": "100 м² — порог машинной штукатурки из вставленного фрагмента price-007; минимальный объём "
+        "облицовки ГКЛ — 10 м² (price-003, был в контекстах)",
+        "grounded": False,
+    },
+    {
+        "of": "q07",
+        "noise": ("contract-006", "price-011"),
+        "answer": "Кирпич керамический полнотелый М150 — 52,70 руб. за штуку (прайс-лист от 01.03.2026).",
+        "label": "faithful",
+    },
+    {
+        "of": "q15",
+        "noise": ("price2025-002", "delivery-004"),
+        "answer": "Минимальный объём заказа бетона — 3 м³; если заказать меньше 5 м³, берётся доплата за "
+        "недогруз 1 900 руб. Час разгрузки на объекте бесплатный, дальше каждый час простоя миксера стоит "
+        "2 800 руб. Учтите, что лишний товарный бетон обратно не принимается.",
+        "label": "faithful",
+    },
+    {
+        "of": "q25",
+        "noise": ("price-011", "contract-005"),
+        "answer": "Да, все цены прайс-листа указаны с НДС. В действующей редакции от 01.03.2026 ставка — 22 %, "
+        "в редакции от 01.09.2025 была 20 %.",
+        "label": "faithful",
+    },
+    {
+        "of": "q26",
+        "noise": ("price2025-006", "price-012"),
+        "answer": "Да. В редакции от 01.09.2025 облицовка стен ГКЛ в один слой стоила 980 руб./м², в "
+        "действующей от 01.03.2026 — 1 150 руб./м²: рост на 170 руб. за м², около 17 %.",
+        "label": "faithful",
+    },
+    {
+        "of": "q32",
+        "noise": ("spec-003", "price-001"),
+        "answer": "Для ленточного фундамента нужен бетон класса не ниже B22,5 (М300), F150, W6. По прайсу от "
+        "01.03.2026 он стоит 7 450 руб./м³ с доставкой в пределах МКАД, доставка за МКАД — ещё 1 500 руб.",
+        "label": "wrong_scope",
+        "note": "1 500 руб. — выезд инженера-сметчика за МКАД (вставленный фрагмент price-001), а не доставка "
+        "бетона; ограничения «в пределах МКАД» у цены бетона в прайсе нет",
+        "grounded": False,
+    },
+    {
+        "of": "q38",
+        "noise": ("contract-009", "price-008"),
+        "answer": "Заказчик платит пени 0,05 % от неоплаченной суммы за каждый день просрочки, но не более 5 % "
+        "от неоплаченной суммы. Если оплата задерживается больше чем на 20 рабочих дней, подрядчик вправе "
+        "приостановить работы.",
+        "label": "wrong_number",
+        "note": "20 рабочих дней — срок устранения гарантийных дефектов (п. 6.6, вставленный фрагмент "
+        "contract-009); приостановить работы можно при задержке оплаты более 15 рабочих дней (п. 7.6)",
+        "grounded": False,
+    },
+    {
+        "of": "q39",
+        "noise": ("spec-003", "contract-013"),
+        "answer": "Плитку на клей можно класть через 14 суток после устройства стяжки. Основание под плитку "
+        "проверяют двухметровой рейкой: отклонение — не более 4 мм.",
+        "label": "faithful",
+    },
+    {
+        "of": "q40",
+        "noise": ("contract-011", "spec-002"),
+        "answer": "Под металлочерепицу минимальный уклон крыши — 14°; гибкую черепицу можно укладывать от 12°.",
+        "label": "faithful",
+    },
+    {
+        "of": "q43",
+        "noise": ("price-011", "spec-015"),
+        "answer": "Монтаж металлочерепицы по готовой обрешётке стоит 720 руб./м². Минимальный объём кровельных "
+        "работ — 50 м²; если уклон больше 45°, применяется коэффициент 1,25.",
+        "label": "faithful",
+    },
+]

@@ -178,14 +178,14 @@ class Embedder:
             order = list(todo)
             vectors = self.encode_uncached([texts[todo[key][0]] for key in order])
             with self._lock:
-                for key, vec in zip(order, vectors):
+                for key, vec in zip(order, vectors, strict=True):
                     vec = vec.copy()
                     for i in todo[key]:
                         out[i] = vec
                     self._remember(key, vec)
                 self.misses += len(order)
                 if self.cache_path is not None:
-                    self._disk_put(list(zip(order, vectors)))
+                    self._disk_put(list(zip(order, vectors, strict=True)))
         return out
 
     def cache_info(self) -> dict[str, int]:

@@ -276,11 +276,10 @@ def _date_found(norm: str, evidence_dates: list[str]) -> bool:
     claim = norm.split("-")
     for other in evidence_dates:
         parts = other.split("-")
-        if len(parts) < len(claim):
-            continue
-        if all(c == p for c, p in zip(claim, parts) if not c.startswith("?")):
-            if all(not p.startswith("?") for c, p in zip(claim, parts) if not c.startswith("?")):
-                return True
+        if len(parts) >= len(claim) and all(
+            c == p for c, p in zip(claim, parts, strict=False) if not c.startswith("?")
+        ):
+            return True
     return False
 
 

@@ -170,7 +170,7 @@ def best_evidence_many(
                 pair_vecs.append(pair / max(float(np.linalg.norm(pair)), 1e-12))
         windows = singles + pairs  # the row order of window_vecs
         if not claims or not windows:
-            plans.append((claims, contexts, windows, None, None, None))
+            plans.append((claims, contexts, windows, claim_vecs, None, None, None))
             continue
         window_vecs = np.asarray(sent_vecs + pair_vecs, dtype=np.float32)
         with deps.blas_threads(1):  # a few rows: extra BLAS threads only spin
@@ -191,7 +191,7 @@ def best_evidence_many(
                 w = windows[j]
                 if w.first != w.last:
                     pair_texts[contexts[w.context_index][w.start : w.end]] = None
-        plans.append((claims, contexts, windows, sims, lexical, short))
+        plans.append((claims, contexts, windows, claim_vecs, sims, lexical, short))
 
     # Phase 2: the real embeddings of the shortlisted two-sentence windows.
     pair_list = list(pair_texts)
@@ -199,11 +199,10 @@ def best_evidence_many(
     pair_exact = embedder.embed(pair_list) if pair_list else None
 
     out: list[list[list[Evidence]]] = []
-    for claims, contexts, windows, sims, lexical, short in plans:
+    for claims, contexts, windows, claim_vecs, sims, lexical, short in plans:
         if sims is None:
             out.append([[] for _ in claims])
             continue
-        claim_vecs = embedder.embed([c.text for c in claims])  # memory-cache hits
         per_claim = []
         for k in range(len(claims)):
             candidates = []

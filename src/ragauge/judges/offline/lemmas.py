@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -178,7 +178,7 @@ _RU_STOP = frozenset(
     """.split()
 )
 # pymorphy3 parts of speech that never carry content.
-_RU_FUNCTION_POS = frozenset({"PREP", "CONJ", "PRCL", "INTJ", "NPRO"})
+_RU_FUNCTION_POS = frozenset({"PREP", "CONJ", "PRCL", "NPRO"})  # not INTJ: pymorphy3 reads "мм" so
 _EN_STOP = frozenset(
     """
     a an the and or but if then else of in on at to for from by with as is are was were be been

@@ -1,0 +1,58 @@
+"""The one narrow door every judge goes through (offline models, an LLM endpoint, a cascade).
+
+Metrics receive a judge object and call these batched methods; they never construct a judge and
+never know which one they got. All methods take whole batches so that a judge can share work
+(the offline judge embeds every sentence of a batch once; an LLM judge plans its calls).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+from .types import ClaimVerdict, Provenance
+
+
+@runtime_checkable
+class Judge(Protocol):
+    name: str
+
+    def provenance(self) -> Provenance:
+        """Which judge, model and version produced the values."""
+
+    def claims(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[list[Any]]:
+        """Atomic claims of each text: objects with ``text``, ``start``, ``end`` (offsets into the text)."""
+
+    def verify(
+        self, items: Sequence[tuple[Sequence[Any], Sequence[str], str | None]]
+    ) -> list[list[ClaimVerdict]]:
+        """For each ``(claims, sources, lang)``: one verdict per claim against the sources."""
+
+    def refusals(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[bool]:
+        """Whether each text declines to answer ("В базе нет документов ...", "I don't know")."""
+
+    def relevance(self, questions: Sequence[str], answers: Sequence[str]) -> list[float]:
+        """How well each answer addresses its question, in [0, 1] (calibrated)."""
+
+    def similarity(self, a: Sequence[str], b: Sequence[str]) -> np.ndarray:
+        """Semantic similarity of ``a[i]`` and ``b[i]`` in [0, 1]."""
+
+    def toxicity(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[Any]:
+        """Per text: an object with ``probability`` (None if unscored), ``toxic``, ``reason``, ``sentence``."""
+
+
+def get_judge(judge: Any = None) -> Judge:
+    """Resolve ``None``/``"offline"`` to the offline judge; pass a judge object through unchanged."""
+    if judge is None or judge == "offline":
+        from .offline.judge import OfflineJudge
+
+        return OfflineJudge.shared()
+    if isinstance(judge, str):
+        from ..errors import ConfigError
+
+        raise ConfigError(
+            f"unknown judge {judge!r}; this version has the offline judge ('offline'). "
+            "Pass a judge object to use your own."
+        )
+    return judge

@@ -1,0 +1,102 @@
+"""The offline judge: claims, verification, relevance and toxicity with models from PyPI packages.
+
+Assembles the building blocks of this package behind the :class:`ragauge.judges.base.Judge` door:
+``claims.extract_claims`` -> ``verifier.Verifier`` (evidence search + trained head) for verdicts,
+the USE encoder for similarity and relevance, and the calibrated toxicity scorer. Work is shared
+within a process: claims are cached per text, embeddings per text hash, models load once.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..types import ClaimVerdict, Provenance
+from . import deps
+
+
+@lru_cache(maxsize=1)
+def _relevancy_calibration() -> dict[str, float]:
+    text = resources.files(__package__).joinpath("relevancy_calibration.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+class OfflineJudge:
+    name = "offline"
+    _shared: "OfflineJudge | None" = None
+    _lock = threading.Lock()
+
+    def __init__(self, *, cache_dir: str | None = None) -> None:
+        self._cache_dir = cache_dir
+        self._claims: dict[tuple[str, str | None], list[Any]] = {}
+
+    @classmethod
+    def shared(cls) -> "OfflineJudge":
+        with cls._lock:
+            if cls._shared is None:
+                cls._shared = cls()
+            return cls._shared
+
+    # --- models, lazily -------------------------------------------------------------------
+    @property
+    def embedder(self):
+        from .embed import Embedder
+
+        return deps.once(("embedder", self._cache_dir), lambda: Embedder(cache_dir=self._cache_dir))
+
+    @property
+    def verifier(self):
+        from .verifier import Verifier
+
+        return deps.once(("verifier", self._cache_dir), lambda: Verifier(embedder=self.embedder))
+
+    def provenance(self) -> Provenance:
+        from .verifier import weights_version
+
+        return Provenance("offline", f"ragauge-verifier + {self.embedder.model_id}", weights_version())
+
+    # --- the door ---------------------------------------------------------------------------
+    def claims(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[list[Any]]:
+        from .claims import extract_claims
+
+        out = []
+        for text, lang in zip(texts, langs):
+            key = (text, lang)
+            if key not in self._claims:
+                self._claims[key] = extract_claims(text, lang=lang)
+            out.append(self._claims[key])
+        return out
+
+    def verify(self, items: Sequence[tuple[Sequence[Any], Sequence[str], str | None]]) -> list[list[ClaimVerdict]]:
+        return self.verifier.verify_many([(list(c), list(s), lang) for c, s, lang in items])
+
+    def refusals(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[bool]:
+        from .claims import is_refusal
+
+        return [is_refusal(t, lang) for t, lang in zip(texts, langs)]
+
+    def similarity(self, a: Sequence[str], b: Sequence[str]) -> np.ndarray:
+        if not a:
+            return np.zeros(0)
+        vecs = self.embedder.embed(list(a) + list(b))
+        u, v = vecs[: len(a)], vecs[len(a):]
+        return np.clip((u * v).sum(axis=1), 0.0, 1.0)
+
+    def relevance(self, questions: Sequence[str], answers: Sequence[str]) -> list[float]:
+        """Calibrated P(the answer addresses the question) from the question-answer cosine.
+
+        ``sigmoid(a * cos + b)`` with ``a, b`` fitted by ``scripts/calibrate_relevancy.py``.
+        """
+        cal = _relevancy_calibration()
+        cos = self.similarity(questions, answers)
+        return [float(x) for x in 1.0 / (1.0 + np.exp(-(cal["a"] * cos + cal["b"])))]
+
+    def toxicity(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[Any]:
+        from .toxicity import get_toxicity_scorer
+
+        return get_toxicity_scorer().score(list(texts), list(langs))

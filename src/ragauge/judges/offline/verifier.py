@@ -1,0 +1,402 @@
+"""The offline verifier: claims + contexts -> supported / unsupported / contradicted, with evidence and a reason.
+
+Pipeline for one batch (``Verifier.verify_many``):
+
+1. ``evidence.best_evidence_many``: the top-3 windows of every claim (one embedder pass for the batch);
+2. ``features.claim_features``: similarity, lexical, number, entity, negation, scope and embedding
+   interaction features per claim;
+3. the shipped head (``verifier_weights.npz``, trained by ``scripts/train_verifier.py``)::
+
+       z = [scalars, P (inter - m)]          P: PCA projection of the 1,024 interaction features
+       p = sigmoid(w . (z - mu) / sigma + b)  logistic regression (or a one-hidden-layer MLP)
+
+   ``p`` is P(supported);
+4. the label: ``supported`` if ``p >= threshold``; otherwise ``contradicted`` when an explicit
+   contradiction fires (a number mismatch, a negation flip, a scope/party change, a swapped name
+   or date), else ``unsupported``. The reason quotes the surface forms of the strongest signal.
+
+``faithfulness(verdicts)`` = supported / all claims, ``None`` when there are no claims.
+Everything at run time is numpy: no scikit-learn.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ragauge.errors import JudgeError
+from ragauge.judges.offline import deps
+from ragauge.judges.offline.claims import Claim
+from ragauge.judges.offline.entities import extract_entities
+from ragauge.judges.offline.evidence import Evidence, best_evidence_many
+from ragauge.judges.offline.features import FEATURE_NAMES, N_SCALAR, SCALAR_NAMES, _VERB_POS, align, claim_features
+from ragauge.judges.offline.lemmas import analyze, content_lemmas, idf_table, negations, scope_terms
+from ragauge.judges.offline.lemmas import _SCOPE_INDEX, _SCOPE_MAX  # surface forms of scope tags
+from ragauge.judges.offline.numbers import NumberCheck, compare_quantities
+from ragauge.judges.offline.quantities import extract_quantities
+from ragauge.judges.offline.text import split_sentences
+from ragauge.judges.types import CONTRADICTED, SUPPORTED, UNSUPPORTED, ClaimVerdict, EvidenceSpan
+
+WEIGHTS_PATH = Path(__file__).with_name("verifier_weights.npz")
+TOP_N = 3
+
+
+# ---------------------------------------------------------------- the head
+
+
+@dataclass(frozen=True)
+class Head:
+    """The learned head: PCA of the interaction block, standardisation, logistic regression or MLP."""
+
+    scalar_names: tuple[str, ...]
+    proj_mean: np.ndarray  # (1024,)
+    proj: np.ndarray  # (k, 1024)
+    mean: np.ndarray  # (d,)
+    scale: np.ndarray  # (d,)
+    layers: tuple[tuple[np.ndarray, np.ndarray], ...]  # (W, b) per layer; ReLU between, sigmoid at the end
+    threshold: float
+    version: str
+    meta: dict[str, str]
+
+    def transform(self, features: np.ndarray) -> np.ndarray:
+        """Raw feature rows (n, len(FEATURE_NAMES)) -> standardised head inputs (n, d)."""
+        x = np.atleast_2d(np.asarray(features, dtype=np.float64))
+        scalars = x[:, :N_SCALAR]
+        parts = [scalars]
+        if self.proj.shape[0]:
+            parts.append((x[:, N_SCALAR:] - self.proj_mean) @ self.proj.T)
+        z = np.concatenate(parts, axis=1)
+        return (z - self.mean) / self.scale
+
+    def logits(self, features: np.ndarray) -> np.ndarray:
+        h = self.transform(features)
+        for i, (w, b) in enumerate(self.layers):
+            h = h @ w + b
+            if i < len(self.layers) - 1:
+                h = np.maximum(h, 0.0)
+        return h[:, 0]
+
+    def predict_proba(self, features: np.ndarray) -> np.ndarray:
+        """P(supported) per row."""
+        if len(np.atleast_2d(features)) == 0 or np.size(features) == 0:
+            return np.zeros(0)
+        return 1.0 / (1.0 + np.exp(-np.clip(self.logits(features), -40, 40)))
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        arrays: dict[str, np.ndarray] = {
+            "scalar_names": np.array(self.scalar_names),
+            "proj_mean": self.proj_mean.astype(np.float32),
+            "proj": self.proj.astype(np.float32),
+            "mean": self.mean.astype(np.float32),
+            "scale": self.scale.astype(np.float32),
+            "threshold": np.array(self.threshold),
+            "version": np.array(self.version),
+            "n_layers": np.array(len(self.layers)),
+            "meta_keys": np.array(list(self.meta)),
+            "meta_values": np.array([str(v) for v in self.meta.values()]),
+        }
+        for i, (w, b) in enumerate(self.layers):
+            arrays[f"W{i}"] = w.astype(np.float32)
+            arrays[f"b{i}"] = b.astype(np.float32)
+        return arrays
+
+    def save(self, path: str | Path) -> None:
+        np.savez_compressed(path, **self.to_arrays())
+
+    @classmethod
+    def load(cls, path: str | Path) -> Head:
+        path = Path(path)
+        if not path.is_file():
+            raise JudgeError(
+                f"the offline verifier's weights are missing: {path}. Reinstall ragauge, or train them with "
+                "'python scripts/train_verifier.py'"
+            )
+        with np.load(path, allow_pickle=False) as data:
+            names = tuple(str(s) for s in data["scalar_names"])
+            if names != SCALAR_NAMES:
+                raise JudgeError(
+                    f"{path} was trained for other features ({len(names)} scalars, this code has "
+                    f"{len(SCALAR_NAMES)}); retrain with 'python scripts/train_verifier.py'"
+                )
+            layers = tuple(
+                (data[f"W{i}"].astype(np.float64), data[f"b{i}"].astype(np.float64)) for i in range(int(data["n_layers"]))
+            )
+            meta = dict(zip((str(k) for k in data["meta_keys"]), (str(v) for v in data["meta_values"])))
+            return cls(
+                names,
+                data["proj_mean"].astype(np.float64),
+                data["proj"].astype(np.float64),
+                data["mean"].astype(np.float64),
+                data["scale"].astype(np.float64),
+                layers,
+                float(data["threshold"]),
+                str(data["version"]),
+                meta,
+            )
+
+
+@lru_cache(maxsize=4)
+def load_head(path: str | None = None) -> Head:
+    """The head stored at ``path`` (default: the shipped weights), loaded once per process."""
+    return Head.load(path or WEIGHTS_PATH)
+
+
+def weights_version(path: str | None = None) -> str:
+    """Version string of the shipped verifier weights ("unavailable" if the file is missing)."""
+    try:
+        return load_head(path).version
+    except JudgeError:
+        return "unavailable"
+
+
+# ---------------------------------------------------------------- analysis (shared with training)
+
+
+@dataclass(frozen=True)
+class ClaimAnalysis:
+    """Everything the verifier computed for one claim before the head."""
+
+    claim: Claim
+    evidences: list[Evidence]
+    features: np.ndarray  # (len(FEATURE_NAMES),)
+    check: NumberCheck
+    novel: tuple[str, ...]  # surface forms of content words found in no context
+    lang: str | None
+
+
+def _context_lemmas(contexts: Sequence[str]) -> tuple[dict[str, float], set[str]]:
+    sentence_lemmas = [content_lemmas(s.text) for c in contexts for s in split_sentences(c)]
+    return idf_table(sentence_lemmas), {lemma for lemmas in sentence_lemmas for lemma in lemmas}
+
+
+def analyze_many(
+    items: Sequence[tuple[Sequence[Claim], Sequence[str], str | None]], *, embedder: Any
+) -> list[list[ClaimAnalysis]]:
+    """Evidence and features for every claim of every ``(claims, contexts, lang)`` item (one batch)."""
+    samples = [(list(claims), [c for c in contexts]) for claims, contexts, _ in items]
+    evidence = best_evidence_many(samples, embedder=embedder, top_n=TOP_N)
+    claim_texts = [c.text for claims, _ in samples for c in claims]
+    window_texts = [e.text for per_sample in evidence for per_claim in per_sample for e in per_claim]
+    claim_vecs = embedder.embed(claim_texts)  # cache hits: embedded by best_evidence_many
+    window_vecs = embedder.embed(window_texts)
+    out: list[list[ClaimAnalysis]] = []
+    ci = wi = 0
+    for (claims, contexts), per_sample, (_, _, lang) in zip(samples, evidence, items):
+        idf, known = _context_lemmas(contexts) if claims else ({}, set())
+        analyses = []
+        for claim, evs in zip(claims, per_sample):
+            vecs = window_vecs[wi : wi + len(evs)]
+            wi += len(evs)
+            check = compare_quantities(claim.text, [e.text for e in evs], lang=lang)
+            x = claim_features(
+                claim.text, evs, claim_vec=claim_vecs[ci], evidence_vecs=vecs, lang=lang,
+                idf=idf, context_lemmas=known, number_check=check,
+            )
+            ci += 1
+            novel = _novel_words(claim.text, lang, known)
+            analyses.append(ClaimAnalysis(claim, list(evs), x, check, novel, lang))
+        out.append(analyses)
+    return out
+
+
+# ---------------------------------------------------------------- reasons
+
+
+def _novel_words(claim: str, lang: str | None, known: set[str]) -> tuple[str, ...]:
+    """Surface forms of the claim's content words (outside quantities) found in no context."""
+    inside = [(q.start, q.end) for q in extract_quantities(claim, lang)]
+    words = [t for t in analyze(claim) if not t.is_stop and not t.is_number and t.pos not in _VERB_POS
+             and not any(a <= t.start < b for a, b in inside)]
+    aligned = align([t.lemma for t in words], known)
+    return tuple(dict.fromkeys(t.text for t, lemma in zip(words, aligned) if lemma not in known))
+
+
+def _scope_surfaces(text: str) -> dict[str, str]:
+    """Scope tag -> its first surface form in ``text`` ("party:any" -> "Любая из сторон")."""
+    tokens = analyze(text)
+    lemmas = [t.lemma for t in tokens]
+    out: dict[str, str] = {}
+    i = 0
+    while i < len(tokens):
+        for size in range(min(_SCOPE_MAX, len(tokens) - i), 0, -1):
+            tag = _SCOPE_INDEX.get(tuple(lemmas[i : i + size]))
+            if tag is not None:
+                out.setdefault(tag, text[tokens[i].start : tokens[i + size - 1].end])
+                i += size
+                break
+        else:
+            i += 1
+    return out
+
+
+def _scope_reason(claim: str, evidence: str) -> str | None:
+    c, e = _scope_surfaces(claim), _scope_surfaces(evidence)
+    evid_tags = scope_terms(evidence)
+    for tag, surface in c.items():
+        if tag in evid_tags:
+            continue
+        if tag.startswith("party:") and ("party:any" in evid_tags or "party:both" in evid_tags) and tag not in ("party:any", "party:both"):
+            continue
+        other = next((s for t, s in e.items() if t.split(":")[0] == tag.split(":")[0] and t != tag), None)
+        if other is not None:
+            return f"'{surface}' vs context '{other}'"
+        return f"'{surface}' not in context"
+    return None
+
+
+def _negation_reason(claim: str, evidence: str) -> str:
+    def fragment(text: str) -> str | None:
+        negs = negations(text)
+        if not negs:
+            return None
+        n = negs[0]
+        tokens = [t for t in analyze(text) if t.start >= n.end][:2]
+        end = tokens[-1].end if tokens else n.end
+        return text[n.start : end]
+
+    c, e = fragment(claim), fragment(evidence)
+    if c is not None:
+        return f"negation differs: claim says '{c}', the context does not negate it"
+    if e is not None:
+        return f"negation differs: context says '{e}'"
+    return "negation differs between claim and context"
+
+
+def _entity_reason(claim: str, evidence: str, lang: str | None) -> tuple[str, bool] | None:
+    """(reason, is_swap) for the first claim entity the evidence lacks."""
+    evid = extract_entities(evidence, lang)
+    evid_norms = {e.norm for e in evid}
+    evid_words = {t.lemma for t in analyze(evidence) if not t.is_stop}
+    for ent in extract_entities(claim, lang):
+        if ent.norm in evid_norms:
+            continue
+        if ent.kind != "DATE" and all(w in evid_words for w in ent.norm.split()):
+            continue
+        if ent.kind == "DATE" and any(e.kind == "DATE" and (e.norm.endswith(ent.norm.lstrip("?-")) or ent.norm.replace("?", "") in e.norm) for e in evid):
+            continue
+        same = [e for e in evid if e.kind == ent.kind or {e.kind, ent.kind} <= {"PER", "ORG", "NAME", "LOC"}]
+        if same:
+            return f"'{ent.text}' not in context; context says '{same[0].text}'", True
+        return f"'{ent.text}' not in context", False
+    return None
+
+
+def _verdict(a: ClaimAnalysis, p: float, threshold: float) -> ClaimVerdict:
+    f = dict(zip(SCALAR_NAMES, (float(v) for v in a.features[:N_SCALAR])))
+    best = a.evidences[0] if a.evidences else None
+    span = EvidenceSpan(best.context_index, best.start, best.end, best.text) if best else None
+    label, reason = SUPPORTED, ""
+    if best is None:
+        label, reason = UNSUPPORTED, "no contexts to check the claim against"
+    elif p >= threshold:
+        if a.check.status == "consistent":
+            reason = f"supported by context {best.context_index + 1}; {a.check.reason}"
+        else:
+            reason = f"supported by context {best.context_index + 1} (similarity {best.sim:.2f})"
+    else:
+        label = CONTRADICTED
+        entity = None
+        if a.check.status == "contradicted":
+            reason = a.check.reason
+        elif f["scope_mismatch"] > 0 and (scope := _scope_reason(a.claim.text, best.text)) is not None:
+            reason = scope
+        elif f["negation_mismatch"] > 0:
+            reason = _negation_reason(a.claim.text, best.text)
+        elif f["n_entities_missing"] > 0 and (entity := _entity_reason(a.claim.text, "\n".join(e.text for e in a.evidences), a.lang)) and entity[1]:
+            reason = entity[0]
+        else:
+            label = UNSUPPORTED
+            if a.check.status == "unsupported":
+                reason = a.check.reason
+            elif entity is not None:
+                reason = entity[0]
+            elif a.novel:
+                reason = "content words not in context: " + ", ".join(a.novel[:5])
+            elif best.sim < 0.5:
+                reason = f"no close evidence in the contexts (best similarity {best.sim:.2f})"
+            else:
+                reason = f"the closest context passage does not state it (similarity {best.sim:.2f}, P={p:.2f})"
+    return ClaimVerdict(a.claim.text, a.claim.start, a.claim.end, label, float(p), span, reason, f)
+
+
+# ---------------------------------------------------------------- public
+
+
+class Verifier:
+    """Claim verification with the shipped head; weights load lazily, once.
+
+    >>> v = Verifier()                                                   # doctest: +SKIP
+    >>> claims = extract_claims("Гарантия на кровлю 3 года.")            # doctest: +SKIP
+    >>> v.verify_many([(claims, ["Гарантийный срок на кровельные работы 36 месяцев."], "ru")])[0][0].label  # doctest: +SKIP
+    'supported'
+    """
+
+    def __init__(self, *, embedder: Any = None, weights: str | Path | None = None) -> None:
+        self._embedder = embedder
+        self._weights = str(weights) if weights is not None else None
+        self._lock = threading.Lock()
+
+    @property
+    def embedder(self) -> Any:
+        if self._embedder is None:
+            with self._lock:
+                if self._embedder is None:
+                    from ragauge.judges.offline.embed import Embedder
+
+                    self._embedder = deps.once(("embedder", None), Embedder)
+        return self._embedder
+
+    @property
+    def head(self) -> Head:
+        return load_head(self._weights)
+
+    @property
+    def threshold(self) -> float:
+        return self.head.threshold
+
+    def verify_many(
+        self, items: Sequence[tuple[Sequence[Claim], Sequence[str], str | None]]
+    ) -> list[list[ClaimVerdict]]:
+        """One verdict per claim for each ``(claims, contexts, lang)`` item, in order."""
+        head = self.head
+        analyses = analyze_many(items, embedder=self.embedder)
+        flat = [a for per in analyses for a in per]
+        probs = head.predict_proba(np.stack([a.features for a in flat])) if flat else np.zeros(0)
+        out, k = [], 0
+        for per in analyses:
+            out.append([_verdict(a, probs[k + i], head.threshold) for i, a in enumerate(per)])
+            k += len(per)
+        return out
+
+    def verify(self, claims: Sequence[Claim], contexts: Sequence[str], lang: str | None = None) -> list[ClaimVerdict]:
+        """``verify_many`` for one item."""
+        return self.verify_many([(claims, contexts, lang)])[0]
+
+
+def faithfulness(verdicts: Sequence[ClaimVerdict]) -> float | None:
+    """Supported claims / all claims; ``None`` (unscored) when there are no claims.
+
+    >>> faithfulness([])
+    """
+    if not verdicts:
+        return None
+    return sum(v.label == SUPPORTED for v in verdicts) / len(verdicts)
+
+
+__all__ = [
+    "FEATURE_NAMES",
+    "WEIGHTS_PATH",
+    "ClaimAnalysis",
+    "Head",
+    "Verifier",
+    "analyze_many",
+    "faithfulness",
+    "load_head",
+    "weights_version",
+]

@@ -1,0 +1,107 @@
+"""Answer relevancy and answer correctness.
+
+- ``answer_relevancy``: how well the answer addresses the question, in [0, 1]. Offline: the
+  calibrated question-answer similarity (``judge.relevance``); an LLM judge may generate questions
+  from the answer instead. A refusal scores 0 and is flagged ``refusal`` in the artifact (an
+  evasive answer does not address the question; whether refusing was *right* is answer correctness'
+  business).
+- ``answer_correctness`` against ``reference``: claim precision (answer claims supported by the
+  reference), claim recall (reference claims supported by the answer), their F1, blended with the
+  semantic similarity: ``0.75 * F1 + 0.25 * similarity`` (Ragas' default weights). If the reference
+  itself is a refusal ("the documents do not say"), an answer that also refuses scores 1 and one
+  that asserts claims scores 0.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..data.schema import Sample
+from ..scores.claims import claim_f1, correctness
+from ._judging import languages
+from .column import ScoreColumn
+from .registry import MetricDef
+from .spec import MetricSpec
+
+FAMILY = "answer"
+
+DEFINITIONS = [
+    MetricDef("answer_relevancy", FAMILY, "How well the answer addresses the question (calibrated similarity; refusals score 0 and are flagged).",
+              requires=("answer",), judge="any"),
+    MetricDef("answer_correctness", FAMILY, "0.75 x claim F1 of the answer against the reference + 0.25 x semantic similarity.",
+              requires=("answer", "reference"), judge="any"),
+]
+
+
+def _relevancy(samples: Sequence[Sample], langs, judge) -> ScoreColumn:
+    n = len(samples)
+    values: list[float | None] = [None] * n
+    reasons: list[str | None] = ["no answer" if not (s.answer or "").strip() else None for s in samples]
+    arts: list[dict | None] = [None] * n
+    todo = [i for i in range(n) if reasons[i] is None]
+    refusals = judge.refusals([samples[i].answer for i in todo], [langs[i] for i in todo])
+    asked = [i for i, r in zip(todo, refusals) if not r]
+    scores = judge.relevance([samples[i].question for i in asked], [samples[i].answer for i in asked])
+    for i, r in zip(todo, refusals):
+        if r:
+            values[i], arts[i] = 0.0, {"refusal": True}
+    for i, v in zip(asked, scores):
+        values[i] = v
+    return ScoreColumn(values, reasons, arts, judge.provenance().to_dict())
+
+
+def _correctness(samples: Sequence[Sample], langs, judge) -> ScoreColumn:
+    n = len(samples)
+    values: list[float | None] = [None] * n
+    reasons: list[str | None] = [None] * n
+    arts: list[dict | None] = [None] * n
+    for i, s in enumerate(samples):
+        if not (s.answer or "").strip():
+            reasons[i] = "no answer"
+        elif not (s.reference or "").strip():
+            reasons[i] = "no reference"
+    todo = [i for i in range(n) if reasons[i] is None]
+    ans = [samples[i].answer for i in todo]
+    ref = [samples[i].reference for i in todo]
+    lg = [langs[i] for i in todo]
+    ans_refuse = judge.refusals(ans, lg)
+    ref_refuse = judge.refusals(ref, lg)
+    ans_claims = judge.claims(ans, lg)
+    ref_claims = judge.claims(ref, lg)
+    pairs = []
+    for j, i in enumerate(todo):
+        if ref_refuse[j] or ans_refuse[j]:
+            both = ref_refuse[j] and ans_refuse[j]
+            asserted = bool(ans_claims[j]) and not ans_refuse[j]
+            values[i] = 1.0 if both else 0.0
+            arts[i] = {"refusal": bool(ans_refuse[j]), "reference_refusal": bool(ref_refuse[j]),
+                       "reason": "both decline to answer" if both else
+                       ("the answer asserts claims where the reference declines" if asserted
+                        else "the answer declines where the reference answers")}
+        elif not ans_claims[j] or not ref_claims[j]:
+            reasons[i] = "no claims in the answer" if not ans_claims[j] else "no claims in the reference"
+        else:
+            pairs.append(j)
+    items = [(ans_claims[j], [ref[j]], lg[j]) for j in pairs] + [(ref_claims[j], [ans[j]], lg[j]) for j in pairs]
+    verdicts = judge.verify(items)
+    sims = judge.similarity([ans[j] for j in pairs], [ref[j] for j in pairs])
+    for m, j in enumerate(pairs):
+        a_v, r_v = verdicts[m], verdicts[len(pairs) + m]
+        p, r, f = claim_f1([v.supported for v in a_v], [v.supported for v in r_v])
+        sim = float(sims[m])
+        values[todo[j]] = correctness(f, sim)
+        arts[todo[j]] = {
+            "precision": p, "recall": r, "f1": f, "similarity": sim,
+            "claims": [v.to_dict() for v in a_v],
+            "reference_claims_missing": [v.claim for v in r_v if not v.supported],
+        }
+    return ScoreColumn(values, reasons, arts, judge.provenance().to_dict())
+
+
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) -> dict[str, ScoreColumn]:
+    langs = languages(samples)
+    out = {}
+    for spec in specs:
+        fn = _relevancy if spec.base == "answer_relevancy" else _correctness
+        out[spec.name] = fn(samples, langs, judge)
+    return out

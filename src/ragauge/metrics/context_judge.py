@@ -1,0 +1,102 @@
+"""Context precision, recall and F1 decided by a judge (no chunk ids needed).
+
+- ``context_recall``: share of the reference's claims supported by the contexts (all of them
+  together). Needs ``reference``.
+- ``context_precision``: rank-weighted share of useful contexts
+  (:func:`ragauge.scores.context.rank_weighted_precision`); a context is *useful* when it alone
+  supports at least one claim of the reference (or, without a reference, of the answer — Ragas'
+  "without reference" variant; the artifact says which was used).
+- ``context_f1``: harmonic mean of the two.
+
+When chunk ids and ``relevant_ids`` are known, the id-based ``context_*_ids`` metrics need no judge.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..data.schema import Sample
+from ..scores.claims import supported_fraction
+from ..scores.context import f1, rank_weighted_precision
+from ._judging import languages
+from .column import ScoreColumn
+from .registry import MetricDef
+from .spec import MetricSpec
+
+FAMILY = "context_judge"
+
+DEFINITIONS = [
+    MetricDef("context_precision", FAMILY, "Rank-weighted share of contexts that support a claim of the reference (else of the answer).",
+              requires=("contexts",), judge="any"),
+    MetricDef("context_recall", FAMILY, "Share of the reference's claims supported by the contexts.",
+              requires=("contexts", "reference"), judge="any"),
+    MetricDef("context_f1", FAMILY, "Harmonic mean of context_precision and context_recall.",
+              requires=("contexts", "reference"), judge="any"),
+]
+
+
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) -> dict[str, ScoreColumn]:
+    n = len(samples)
+    langs = languages(samples)
+    # The claims each sample is judged by: the reference's, else the answer's (precision only).
+    basis: list[str | None] = []
+    for s in samples:
+        if (s.reference or "").strip():
+            basis.append("reference")
+        elif (s.answer or "").strip():
+            basis.append("answer")
+        else:
+            basis.append(None)
+    texts = [(s.reference if b == "reference" else s.answer) or "" for s, b in zip(samples, basis)]
+    refusals = judge.refusals(texts, langs)
+    claims = judge.claims(texts, langs)
+    prec: list[float | None] = [None] * n
+    rec: list[float | None] = [None] * n
+    prec_r: list[str | None] = [None] * n
+    rec_r: list[str | None] = [None] * n
+    arts: list[dict | None] = [None] * n
+    items, owners = [], []
+    for i, s in enumerate(samples):
+        if not s.contexts:
+            prec_r[i] = rec_r[i] = "no contexts"
+            continue
+        if basis[i] != "reference":
+            rec_r[i] = "no reference"
+        if basis[i] is None:
+            prec_r[i] = "no reference and no answer"
+            continue
+        if refusals[i] or not claims[i]:
+            why = f"the {basis[i]} has no claims" + (" (it declines to answer)" if refusals[i] else "")
+            prec_r[i] = why
+            if rec_r[i] is None:
+                rec_r[i] = why
+            continue
+        items.append((claims[i], s.context_texts, langs[i]))  # recall: all contexts together
+        owners.append((i, -1))
+        for c, text in enumerate(s.context_texts):  # precision: each context alone
+            items.append((claims[i], [text], langs[i]))
+            owners.append((i, c))
+    verdicts = judge.verify(items)
+    useful: dict[int, list[bool]] = {}
+    for (i, c), v in zip(owners, verdicts):
+        if c == -1:
+            if rec_r[i] is None:
+                rec[i] = supported_fraction([x.supported for x in v])
+                arts[i] = {"basis": basis[i], "claims": [x.to_dict() for x in v]}
+        else:
+            useful.setdefault(i, []).append(any(x.supported for x in v))
+    for i, flags in useful.items():
+        prec[i] = rank_weighted_precision(flags)
+        arts[i] = {**(arts[i] or {"basis": basis[i]}), "useful_contexts": flags}
+    prov = judge.provenance().to_dict()
+    out = {}
+    for spec in specs:
+        if spec.base == "context_precision":
+            out[spec.name] = ScoreColumn(prec, prec_r, arts, prov)
+        elif spec.base == "context_recall":
+            out[spec.name] = ScoreColumn(rec, rec_r, [None] * n, prov)
+        else:
+            vals = [None if p is None or r is None else f1(p, r) for p, r in zip(prec, rec)]
+            rs = [None if v is not None else (prec_r[i] or rec_r[i] or "unscored") for i, v in enumerate(vals)]
+            out[spec.name] = ScoreColumn(vals, rs, [None] * n, prov)
+    return out

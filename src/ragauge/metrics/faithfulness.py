@@ -1,0 +1,75 @@
+"""Faithfulness: the share of the answer's claims that the contexts support.
+
+Pipeline (visible, per STYLE §2): ``judge.claims(answer)`` -> ``judge.verify(claims, contexts)`` ->
+:func:`ragauge.scores.claims.supported_fraction`. The per-sample artifact lists every claim with its
+verdict, P(supported), evidence span (context index + character offsets) and reason.
+
+``hallucination_rate`` is the share of answers flagged ``hallucinated``: faithfulness below
+:data:`HALLUCINATED_BELOW` (1.0: any claim the contexts do not support).
+
+Unscored: no answer; a refusal (the answer declines to answer: nothing to check — shown as such);
+no contexts; no checkable claims (greetings, questions back).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..data.schema import Sample
+from ..scores.claims import supported_fraction
+from ._judging import claims_artifact, languages
+from .column import ScoreColumn
+from .registry import MetricDef
+from .spec import MetricSpec
+
+FAMILY = "faithfulness"
+HALLUCINATED_BELOW = 1.0
+_REQ = ("answer", "contexts")
+
+DEFINITIONS = [
+    MetricDef("faithfulness", FAMILY, "Share of the answer's claims supported by the contexts (claim-level verdicts with evidence).",
+              requires=_REQ, judge="any"),
+    MetricDef("hallucination_rate", FAMILY, "Share of answers with at least one claim the contexts do not support.",
+              requires=_REQ, judge="any", higher_is_better=False),
+]
+
+
+def _reason(sample: Sample, refusal: bool) -> str | None:
+    if not (sample.answer or "").strip():
+        return "no answer"
+    if refusal:
+        return "refusal: the answer declines to answer"
+    if not sample.contexts:
+        return "no contexts"
+    return None
+
+
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) -> dict[str, ScoreColumn]:
+    langs = languages(samples)
+    answers = [s.answer or "" for s in samples]
+    refusals = judge.refusals(answers, langs)
+    reasons = [_reason(s, r) for s, r in zip(samples, refusals)]
+    todo = [i for i, r in enumerate(reasons) if r is None]
+    claims = judge.claims([answers[i] for i in todo], [langs[i] for i in todo])
+    verdicts = judge.verify([(c, samples[i].context_texts, langs[i]) for i, c in zip(todo, claims)])
+    faith: list[float | None] = [None] * len(samples)
+    arts: list[dict | None] = [None] * len(samples)
+    for i, v in zip(todo, verdicts):
+        value = supported_fraction([x.supported for x in v])
+        if value is None:
+            reasons[i] = "no claims to check"
+            continue
+        faith[i] = value
+        arts[i] = claims_artifact(v, hallucinated=value < HALLUCINATED_BELOW)
+    for i, r in enumerate(refusals):
+        if r and reasons[i] and reasons[i].startswith("refusal"):
+            arts[i] = {"refusal": True}
+    prov = judge.provenance().to_dict()
+    out = {}
+    for spec in specs:
+        if spec.base == "faithfulness":
+            out[spec.name] = ScoreColumn(faith, reasons, arts, prov)
+        else:
+            flags = [None if f is None else float(f < HALLUCINATED_BELOW) for f in faith]
+            out[spec.name] = ScoreColumn(flags, reasons, [None] * len(samples), prov)
+    return out

@@ -1,0 +1,68 @@
+"""Noise robustness: does the answer stay correct when irrelevant chunks are mixed into the contexts?
+
+Data: next to each clean sample, a *noisy variant* whose contexts are the clean ones with irrelevant
+chunks inserted (``ragauge.data.noise.make_noisy_variants`` builds them; your pipeline then answers
+them), marked ``metadata.noise_of = <id of the clean sample>``.
+
+For a noisy variant ``s`` of clean sample ``c``, with ``C`` = answer correctness against the reference
+(same judge, :mod:`ragauge.metrics.answer`)::
+
+    noise_robustness(s) = min(1, C(s) / C(c))
+
+1.0 means the distractors cost nothing. Unscored: clean samples themselves ("not a noisy variant"),
+a variant whose clean sample is absent, and a clean answer that was not correct to begin with
+(``C(c) < 0.5``: there is nothing to keep). The mean is over the scored variants.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..data.schema import Sample
+from ._judging import languages
+from .answer import _correctness
+from .column import ScoreColumn
+from .registry import MetricDef
+from .spec import MetricSpec
+
+FAMILY = "noise"
+MIN_CLEAN_CORRECTNESS = 0.5
+
+DEFINITIONS = [
+    MetricDef("noise_robustness", FAMILY, "min(1, correctness of the noisy variant / correctness of its clean sample); variants marked metadata.noise_of.",
+              requires=("answer", "reference", "contexts", "metadata.noise_of"), judge="any"),
+]
+
+
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) -> dict[str, ScoreColumn]:
+    n = len(samples)
+    index = {s.id: i for i, s in enumerate(samples)}
+    clean_of: dict[int, int] = {}
+    reasons: list[str | None] = [None] * n
+    for i, s in enumerate(samples):
+        parent = s.metadata.get("noise_of") if s.metadata else None
+        if parent is None:
+            reasons[i] = "not a noisy variant (no metadata.noise_of)"
+        elif str(parent) not in index:
+            reasons[i] = f"its clean sample {parent!r} is not in the data set"
+        else:
+            clean_of[i] = index[str(parent)]
+    needed = sorted(set(clean_of) | set(clean_of.values()))
+    sub = [samples[i] for i in needed]
+    corr = _correctness(sub, languages(sub), judge)
+    c_of = {i: (corr.values[k], corr.reasons[k]) for k, i in enumerate(needed)}
+    values: list[float | None] = [None] * n
+    arts: list[dict | None] = [None] * n
+    for i, j in clean_of.items():
+        (cn, rn), (cc, rc) = c_of[i], c_of[j]
+        if cc is None:
+            reasons[i] = f"clean sample's correctness unscored: {rc}"
+        elif cc < MIN_CLEAN_CORRECTNESS:
+            reasons[i] = f"the clean answer is not correct (correctness {cc:.2f} < {MIN_CLEAN_CORRECTNESS})"
+        elif cn is None:
+            reasons[i] = f"noisy answer's correctness unscored: {rn}"
+        else:
+            values[i] = min(1.0, cn / cc)
+            arts[i] = {"clean_id": samples[j].id, "clean_correctness": cc, "noisy_correctness": cn}
+    col = ScoreColumn(values, reasons, arts, judge.provenance().to_dict())
+    return {spec.name: col for spec in specs}
