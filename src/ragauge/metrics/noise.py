@@ -58,7 +58,9 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) ->
         if cc is None:
             reasons[i] = f"clean sample's correctness unscored: {rc}"
         elif cc < MIN_CLEAN_CORRECTNESS:
-            reasons[i] = f"the clean answer is not correct (correctness {cc:.2f} < {MIN_CLEAN_CORRECTNESS})"
+            # the reason stays categorical (it is counted); the value goes to the artifact
+            reasons[i] = f"the clean answer is not correct (correctness < {MIN_CLEAN_CORRECTNESS})"
+            arts[i] = {"clean_id": samples[j].id, "clean_correctness": cc}
         elif cn is None:
             reasons[i] = f"noisy answer's correctness unscored: {rn}"
         else:

@@ -7,6 +7,9 @@ from typing import Any, Mapping
 from .common import fmt_ci, fmt_unscored, fmt_value, gate_by_metric, units, verdict_line
 
 
+_UNSCORED_WIDTH = 48
+
+
 def render_table(results: Mapping[str, Any]) -> str:
     unit = units(results)
     gates = gate_by_metric(results)
@@ -18,8 +21,11 @@ def render_table(results: Mapping[str, Any]) -> str:
     for name, entry in results["summary"].items():
         g = gates.get(name)
         gate = f"{g['status'].upper()} {g['op']} {g['threshold']:g}" if g else ""
+        unscored = fmt_unscored(entry)
+        if len(unscored) > _UNSCORED_WIDTH:  # the full list is in report.md / report.html / results.json
+            unscored = unscored[: _UNSCORED_WIDTH - 1] + "…"
         rows.append((name, fmt_value(entry["value"], unit.get(name)), fmt_ci(entry["ci"], unit.get(name)),
-                     str(entry["n"]), fmt_unscored(entry), gate))
+                     str(entry["n"]), unscored, gate))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = [head, ""]
     for j, r in enumerate(rows):
