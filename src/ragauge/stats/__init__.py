@@ -1,4 +1,7 @@
-"""Statistics that decide: intervals (and, later, paired comparisons and sample-size planning)."""
+"""Statistics that decide: intervals, paired comparisons, sample-size planning, judge agreement.
+
+Everything random takes a seed; comparisons pair samples by id. See docs/statistics.md.
+"""
 
 from .intervals import Interval, aggregate, bootstrap_ci
 

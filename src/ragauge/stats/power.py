@@ -6,11 +6,11 @@ Three questions, each a small pure function of stated assumptions (or of a pilot
     ``h(n) = t_{(1+level)/2, n-1} * sd / sqrt(n)``. :func:`n_for_half_width` returns the smallest ``n``
     with ``h(n) <= h``: it starts from the normal approximation ``n0 = ceil((z * sd / h)^2)`` and steps
     ``n`` up while the t quantile still makes the interval too wide.
-    Example: ``sd=0.15, h=0.05`` -> ``n0 = ceil((1.96*3)^2) = 35``; t-iteration gives **37**.
+    Example: ``sd=0.15, h=0.05`` -> ``n0 = ceil((1.96*3)^2) = 35``; t-iteration gives **38**.
 
 (b) **Precision of a pass rate** ``p`` (binary scores). Normal (Wald): ``n = z^2 p(1-p) / h^2``
     (``p=0.8, h=0.05`` -> 246). Wilson (default): the smallest ``n`` whose Wilson score interval has
-    half-width ``z/(1+z^2/n) * sqrt(p(1-p)/n + z^2/(4 n^2)) <= h`` (``p=0.8`` -> 242).
+    half-width ``z/(1+z^2/n) * sqrt(p(1-p)/n + z^2/(4 n^2)) <= h`` (``p=0.8`` -> 245).
 
 (c) **Detecting a difference** ``d`` between two versions on the same questions (paired, two-sided
     level ``alpha``, power ``1-beta``). With ``sd_diff`` the SD of per-question differences, the paired
@@ -84,7 +84,7 @@ def n_for_half_width(sd: float, half_width_target: float, *, level: float = 0.95
     """Smallest ``n`` whose t-based ``level`` CI of a mean has half-width <= ``half_width_target``.
 
     >>> n_for_half_width(0.15, 0.05).n
-    37
+    38
     """
     _check_positive("sd", sd)
     _check_positive("half-width", half_width_target)
@@ -117,7 +117,7 @@ def n_for_proportion(p: float, half_width_target: float, *, level: float = 0.95,
     <= ``h`` (the Wilson interval is the one ragauge reports for pass rates).
 
     >>> n_for_proportion(0.8, 0.05, method="normal").n, n_for_proportion(0.8, 0.05).n
-    (246, 242)
+    (246, 245)
     """
     if not 0 <= p <= 1:
         raise ValueError(f"pass rate must be in [0, 1], got {p}")
@@ -176,7 +176,10 @@ def power_paired(difference: float, sd_diff: float, n: int, *, alpha: float = 0.
     df = n - 1
     nc = abs(difference) * math.sqrt(n) / sd_diff
     crit = _st.t.ppf(1 - alpha / 2, df)
-    return float(_st.nct.sf(crit, df, nc) + _st.nct.cdf(-crit, df, nc))
+    if nc - crit > 38:  # beyond double precision of 1 - power; nct's series may return NaN here
+        return 1.0
+    value = _st.nct.sf(crit, df, nc) + _st.nct.cdf(-crit, df, nc)
+    return float(min(1.0, value)) if math.isfinite(value) else 1.0
 
 
 def mde_paired(sd_diff: float, n: int, *, alpha: float = 0.05, power: float = 0.8) -> float | None:
@@ -190,7 +193,7 @@ def mde_paired(sd_diff: float, n: int, *, alpha: float = 0.05, power: float = 0.
     from scipy.optimize import brentq
 
     df = n - 1
-    upper = (_st.t.ppf(1 - alpha / 2, df) + _st.t.ppf(power, df)) * sd_diff / math.sqrt(n) * 4 + 1e-12
+    upper = (_st.t.ppf(1 - alpha / 2, df) + _st.t.ppf(power, df)) * sd_diff / math.sqrt(n) * 1.5
     while power_paired(upper, sd_diff, n, alpha=alpha) < power:
         upper *= 2
     return float(brentq(lambda d: power_paired(d, sd_diff, n, alpha=alpha) - power, 0.0, upper, xtol=1e-10))
@@ -263,7 +266,7 @@ def rules_of_thumb(*, level: float = 0.95, alpha: float = 0.05, power: float = 0
     """The seeds' rules of thumb, each with the computed n under the assumption that makes it true."""
     hw = n_for_half_width(0.15, 0.05, level=level)
     # SD of differences at which 85 paired questions detect 0.05 with the given power.
-    sd85 = _sd_diff_for_n(0.05, 85, alpha=alpha, power=power)
+    sd85 = math.floor(_sd_diff_for_n(0.05, 85, alpha=alpha, power=power) * 1000) / 1000
     diff = n_for_difference(0.05, sd85, alpha=alpha, power=power)
     rho = 1 - sd85**2 / (2 * 0.15**2)
     pr = n_for_proportion(0.8, 0.05, level=level)
@@ -277,14 +280,14 @@ def rules_of_thumb(*, level: float = 0.95, alpha: float = 0.05, power: float = 0
         ),
         RuleOfThumb(
             "85+ questions to compare two versions", "85+",
-            f"to detect a 0.05 difference with power {power:g} when the SD of per-question differences is "
+            f"when the goal is a 0.05 difference at power {power:g} and the SD of per-question differences is "
             f"about {sd85:.3f} (e.g. per-run SD 0.15 and a correlation of {rho:.2f} between the runs); "
             f"smaller differences or noisier metrics need far more (n grows with (SD/d)^2)",
             diff,
         ),
         RuleOfThumb(
             "a binary pass rate near 0.8 needs ~250 for +-0.05", "~250",
-            "for a pass rate near 0.8 (p(1-p) = 0.16); near 0.5 it needs "
+            "when the pass rate is near 0.8 (p(1-p) = 0.16); near 0.5 it needs "
             f"{n_for_proportion(0.5, 0.05, level=level).n}, near 0.95 only "
             f"{n_for_proportion(0.95, 0.05, level=level).n}",
             pr,
