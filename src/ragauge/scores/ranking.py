@@ -23,12 +23,12 @@ Tiny example: ranking ``[a, b, c]`` with qrels ``{a: 0, c: 2}`` gives gains ``[0
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import chain, repeat
 from typing import Mapping, Sequence
 
 import numpy as np
 
 from ..errors import InputError
+from ._columns import RankingBatch, batch_from_columns, build_batch, flatten_scored, order_by_score, rank_groups
 
 __all__ = [
     "RankingBatch",
@@ -47,73 +47,6 @@ __all__ = [
     "recall",
     "reciprocal_rank",
 ]
-
-
-@dataclass(frozen=True)
-class RankingBatch:
-    """Every query of a run as padded matrices (rows = queries, columns = ranks).
-
-    gains: float64 (n_queries, depth): qrels grade of the document at each rank (negative grades kept
-        as they are), 0 for unjudged documents and for padding beyond ``retrieved``.
-    retrieved: int64 (n_queries,): number of documents retrieved.
-    num_rel: int64 (n_queries,): judged documents with grade >= rel_level (R).
-    ideal: float64 (n_queries, d): the query's positive grades sorted descending, padded with 0.
-    rel_level: minimum grade of a relevant document (trec_eval ``-l``).
-    judged: bool (n_queries, depth) or None: document is judged with grade >= 0. Needed only when
-        ``rel_level == 0`` (a judged grade 0 is then relevant, an unjudged document is not).
-    """
-
-    gains: np.ndarray
-    retrieved: np.ndarray
-    num_rel: np.ndarray
-    ideal: np.ndarray
-    rel_level: float = 1.0
-    judged: np.ndarray | None = None
-
-    @property
-    def n_queries(self) -> int:
-        return int(self.gains.shape[0])
-
-
-def build_batch(
-    rankings: Sequence[Sequence[str]],
-    qrels: Sequence[Mapping[str, float]],
-    *,
-    rel_level: float = 1,
-) -> RankingBatch:
-    """Batch ranked lists of document ids (ranked as given, never re-sorted) with their qrels.
-
-    ``rankings[i]`` is query i's ranking, best first; ``qrels[i]`` maps judged document ids to grades.
-    A document id repeated inside one ranking raises InputError naming the query index and the id.
-    """
-    if len(rankings) != len(qrels):
-        raise InputError(
-            f"build_batch needs one qrels mapping per ranking: got {len(rankings)} rankings and {len(qrels)} qrels",
-            hint="pass an empty dict for a query without judgements",
-        )
-    lengths = np.fromiter(map(len, rankings), dtype=np.int64, count=len(rankings))
-    nan = float("nan")
-    grades = np.fromiter(
-        (g for ranking, judged in zip(rankings, qrels) for g in map(judged.get, ranking, repeat(nan))),
-        dtype=np.float64,
-        count=int(lengths.sum()),
-    )
-    for i, ranking in enumerate(rankings):
-        if len(set(ranking)) != len(ranking):
-            seen: set[str] = set()
-            dup = next(d for d in ranking if d in seen or seen.add(d))  # type: ignore[func-returns-value]
-            raise InputError(
-                f"query {i}: document id {dup!r} appears twice in the ranking",
-                field="retrieved_ids",
-                hint="a ranking lists each document once; deduplicate it keeping the first occurrence",
-            )
-    judged_lengths = np.fromiter(map(len, qrels), dtype=np.int64, count=len(qrels))
-    judged_grades = np.fromiter(
-        (float(g) for judged in qrels for g in judged.values()), dtype=np.float64, count=int(judged_lengths.sum())
-    )
-    return batch_from_columns(lengths, grades, judged_lengths, judged_grades, rel_level=rel_level)
-
-
 
 
 # --------------------------------------------------------------------------- kernels
@@ -211,11 +144,10 @@ def average_precision(batch: RankingBatch, k: int | None = None) -> np.ndarray:
     """
     _check_k(k, "average_precision")
     rel = _relevant(batch, k)
-    if rel.shape[1] == 0:
-        return np.zeros(rel.shape[0])
-    hits = np.cumsum(rel, axis=1, dtype=np.float64)
-    ranks = np.arange(1, rel.shape[1] + 1, dtype=np.float64)
-    summed = np.where(rel, hits / ranks, 0.0).sum(axis=1)
+    row, col = np.nonzero(rel)  # relevant ranks, row by row, best first
+    counts = np.bincount(row, minlength=rel.shape[0])
+    hits = np.arange(1, row.size + 1, dtype=np.float64) - np.repeat(np.cumsum(counts) - counts, counts)
+    summed = np.bincount(row, weights=hits / (col + 1.0), minlength=rel.shape[0])  # in rank order, as trec_eval
     return _safe_divide(summed, batch.num_rel)
 
 
@@ -234,148 +166,6 @@ def r_precision(batch: RankingBatch) -> np.ndarray:
 def num_rel_ret(batch: RankingBatch) -> np.ndarray:
     """Relevant documents retrieved (trec_eval ``num_rel_ret``)."""
     return _relevant(batch).sum(axis=1).astype(np.int64)
-
-
-# --------------------------------------------------------------------------- columnar assembly
-# One door from flat columns (one entry per retrieved document, grouped by query) to a batch, shared
-# by build_batch, evaluate_run and the TREC file reader, so that all three rank and score alike.
-
-
-def order_by_score(doc_ids: Sequence[str], scores: Sequence[float]) -> np.ndarray:
-    """Indices that rank one query's documents the trec_eval v10 way.
-
-    Score descending, compared as doubles; ties broken by document id in *descending* string order
-    (byte order of UTF-8, as C ``strcmp``). Example: ids ``[a, b, c]``, scores ``[1, 2, 1]`` ->
-    ``[1, 2, 0]`` (b, then c before a). NaN scores raise InputError.
-    """
-    ids = np.asarray(list(doc_ids), dtype=object)
-    values = np.asarray(scores, dtype=np.float64)
-    if ids.shape != values.shape:
-        raise InputError(f"order_by_score: {ids.size} document ids but {values.size} scores")
-    if np.isnan(values).any():
-        raise InputError("order_by_score: a score is NaN", hint="give every document a number")
-    if ids.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    _, codes = np.unique(ids, return_inverse=True)
-    return np.lexsort((-codes.ravel(), -values)).astype(np.int64)
-
-
-def _group_positions(lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(starts, row, col) of each flat entry in a grouped layout."""
-    starts = np.cumsum(lengths) - lengths
-    row = np.repeat(np.arange(lengths.size), lengths)
-    col = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(starts, lengths)
-    return starts, row, col
-
-
-def rank_groups(lengths: np.ndarray, scores: np.ndarray, tie_rank) -> np.ndarray:
-    """Permutation of flat entries (grouped by query) into rank order inside each query.
-
-    Order: score descending, then ``tie_rank`` descending (``tie_rank(flat_indices) -> int array``
-    consistent with the document ids' string order; called only for queries that have ties).
-    """
-    n = int(scores.size)
-    if np.isnan(scores).any():
-        raise InputError("a retrieval score is NaN", hint="give every retrieved document a number")
-    nq = int(lengths.size)
-    width = int(lengths.max()) if nq else 0
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    starts = np.cumsum(lengths) - lengths
-    if nq * width > 4 * n + 4096:  # very uneven lengths: padding would waste memory
-        row = np.repeat(np.arange(nq), lengths)
-        return np.lexsort((-np.asarray(tie_rank(np.arange(n))), -scores, row)).astype(np.int64)
-    if n == nq * width:  # every query has the same length: a reshape, no scatter
-        neg = -scores.reshape(nq, width)
-    else:
-        _, row, col = _group_positions(lengths)
-        neg = np.full((nq, width), np.inf)
-        neg[row, col] = -scores
-    if width > 1 and (neg[:, 1:] >= neg[:, :-1]).all():  # already in score order, as runs usually are
-        order = np.broadcast_to(np.arange(width), (nq, width)).copy()
-    else:
-        order = np.argsort(neg, axis=1, kind="stable")  # real entries first among equal keys (+inf pads)
-    valid = np.arange(width) < lengths[:, None]
-    if width > 1:
-        ranked = np.take_along_axis(neg, order, axis=1)
-        tied = ((ranked[:, 1:] == ranked[:, :-1]) & valid[:, 1:]).any(axis=1)
-        rows = np.flatnonzero(tied)
-        if rows.size:
-            sub_valid = valid[rows]
-            flat = (starts[rows][:, None] + np.arange(width))[sub_valid]
-            ranks = np.zeros(sub_valid.shape, dtype=np.int64)
-            ranks[sub_valid] = np.asarray(tie_rank(flat), dtype=np.int64)
-            order[rows] = np.lexsort((-ranks, neg[rows], ~sub_valid), axis=1)
-    order += starts[:, None]
-    return order.ravel() if n == nq * width else order[valid]
-
-
-def batch_from_columns(
-    lengths: np.ndarray,
-    grades: np.ndarray,
-    judged_lengths: np.ndarray,
-    judged_grades: np.ndarray,
-    *,
-    rel_level: float = 1,
-    scores: np.ndarray | None = None,
-    tie_rank=None,
-    max_depth: int | None = None,
-) -> RankingBatch:
-    """Assemble a batch from flat columns grouped by query (query i owns ``lengths[i]`` entries).
-
-    grades: float64, the qrels grade of each retrieved document, NaN when it is not judged.
-    judged_lengths, judged_grades: every judged grade of each query (for R and the ideal ranking).
-    scores: when given, documents are ranked by ``rank_groups`` (needs ``tie_rank``); otherwise the
-        flat order is the rank order. max_depth: keep only the top ``max_depth`` (trec_eval ``-M``).
-    """
-    if not np.isfinite(rel_level) or rel_level < 0:
-        raise InputError(
-            "relevance level must be a number >= 0",
-            value=rel_level,
-            hint="trec_eval's negative levels would count unjudged documents as relevant; use 0 or more",
-        )
-    lengths = np.asarray(lengths, dtype=np.int64)
-    grades = np.asarray(grades, dtype=np.float64)
-    nq = int(lengths.size)
-    if scores is not None:
-        grades = grades[rank_groups(lengths, np.asarray(scores, dtype=np.float64), tie_rank)]
-    retrieved = lengths if max_depth is None else np.minimum(lengths, max_depth)
-    width = int(retrieved.max()) if nq else 0
-    unjudged = np.isnan(grades)
-    values = np.where(unjudged, 0.0, grades)
-    judged_flat = (~unjudged & (values >= 0)) if rel_level <= 0 else None
-    if nq and width and (retrieved == width).all() and grades.size == nq * width:
-        gains = values.reshape(nq, width)
-        judged = None if judged_flat is None else judged_flat.reshape(nq, width)
-    else:
-        _, row, col = _group_positions(lengths)
-        keep = col < width if max_depth is None else col < max_depth
-        gains = np.zeros((nq, width))
-        gains[row[keep], col[keep]] = values[keep]
-        judged = None
-        if judged_flat is not None:
-            judged = np.zeros((nq, width), dtype=bool)
-            judged[row[keep], col[keep]] = judged_flat[keep]
-    judged_lengths = np.asarray(judged_lengths, dtype=np.int64)
-    judged_grades = np.asarray(judged_grades, dtype=np.float64)
-    jrow = np.repeat(np.arange(nq), judged_lengths)
-    num_rel = np.bincount(jrow, weights=judged_grades >= rel_level, minlength=nq).astype(np.int64)
-    return RankingBatch(gains, retrieved, num_rel, _ideal(jrow, judged_grades, nq), float(rel_level), judged)
-
-
-def _ideal(jrow: np.ndarray, judged_grades: np.ndarray, nq: int) -> np.ndarray:
-    """Positive grades of each query sorted descending, padded with 0."""
-    positive = judged_grades > 0
-    rows, vals = jrow[positive], judged_grades[positive]
-    counts = np.bincount(rows, minlength=nq)
-    depth = int(counts.max()) if nq else 0
-    ideal = np.zeros((nq, depth))
-    if rows.size:
-        _, _, col = _group_positions(counts)
-        order = np.argsort(rows, kind="stable")
-        ideal[rows[order], col] = vals[order]
-        ideal = -np.sort(-ideal, axis=1)
-    return ideal
 
 
 # --------------------------------------------------------------------------- fast front door
@@ -451,32 +241,16 @@ def evaluate_run(
     query_ids = [q for q in run if q in qrels]
     rankings = [run[q] for q in query_ids]
     judged = [qrels[q] for q in query_ids]
-    kinds = {isinstance(r, Mapping) for r in rankings}
-    if len(kinds) > 1:
+    kinds = set(map(type, rankings))
+    if not kinds <= {dict, list, tuple}:  # unusual containers: ask the slower abstract check
+        kinds = {dict if isinstance(r, Mapping) else list for r in rankings}
+    if len(kinds - {list, tuple}) and len(kinds & {list, tuple}):
         raise InputError(
             "run mixes {doc_id: score} mappings and ranked lists", hint="give every query the same kind of ranking"
         )
-    scored = kinds == {True}
-    if not scored:
+    if not kinds or kinds & {list, tuple}:
         return _result(query_ids, build_batch(rankings, judged, rel_level=rel_level), kernels)  # type: ignore[arg-type]
-    lengths = np.fromiter(map(len, rankings), dtype=np.int64, count=len(rankings))
-    n = int(lengths.sum())
-    nan = float("nan")
-    grades = np.fromiter(
-        chain.from_iterable(map(j.get, r, repeat(nan)) for j, r in zip(judged, rankings)), dtype=np.float64, count=n
-    )
-    scores = np.fromiter(chain.from_iterable(r.values() for r in rankings), dtype=np.float64, count=n)  # type: ignore[union-attr]
-    docs: list[str] = []
-
-    def tie_rank(idx: np.ndarray) -> np.ndarray:
-        if not docs:
-            docs.extend(chain.from_iterable(rankings))
-        return np.unique(np.array([docs[i] for i in idx.tolist()], dtype=object), return_inverse=True)[1].ravel()
-
-    judged_lengths = np.fromiter(map(len, judged), dtype=np.int64, count=len(judged))
-    judged_grades = np.fromiter(
-        chain.from_iterable(j.values() for j in judged), dtype=np.float64, count=int(judged_lengths.sum())
-    )
+    lengths, grades, scores, judged_lengths, judged_grades, tie_rank = flatten_scored(rankings, judged)  # type: ignore[arg-type]
     batch = batch_from_columns(
         lengths, grades, judged_lengths, judged_grades, rel_level=rel_level, scores=scores, tie_rank=tie_rank
     )

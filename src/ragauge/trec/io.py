@@ -8,9 +8,11 @@ Fields are separated by any whitespace. Blank lines are skipped, and so is a lin
 non-blank character is ``#`` (a ``#`` inside a field, as in ``msmarco_v2.1_doc_50_..#13_..``, is
 data). Anything else malformed raises InputError with the file, the line and what was expected.
 
-Reading is columnar: with pyarrow installed the whole file goes through its CSV reader (C++); without
-it, one ``bytes.split`` of the whole file. Only when the fast path refuses a file (extra fields, a
-bad number) is it re-read line by line, which also finds the exact line of an error.
+Reading is columnar: with pyarrow installed the whole file goes through its CSV reader (C++, both
+cores), which checks the field count of every line but converts only the three columns used (qid,
+docno, grade/score); a vectorised scan refuses empty fields (two spaces in a row) beforehand. Without
+pyarrow, one ``bytes.split`` of the whole file. Only when the fast path refuses a file (extra fields,
+a bad number) is it re-read line by line, which also finds the exact line of an error.
 """
 
 from __future__ import annotations
@@ -119,13 +121,32 @@ def _read_fast(path: Path, data, kind: str) -> TrecColumns | None:
     # single-byte scans are memchr-fast; a clean file is parsed in place, straight from the map
     special = data.find(b"#") >= 0 and _COMMENT_LINE.search(data) is not None
     special = special or any(data.find(c) >= 0 for c in (b"\t", b"\r", b"\x0b", b"\x0c"))
-    columns = None if special or len(data) == 0 else _arrow(path, data, kind, width)
+    columns = None if special or len(data) == 0 or _empty_field(data) else _arrow(path, data, kind, width)
     if columns is None:
         data = _normalise(data)
         if len(data) == 0:
             return _empty(path, kind)
         columns = _arrow(path, data, kind, width)
     return columns
+
+
+def _empty_field(data) -> bool:
+    """Whether splitting on single spaces would give an empty field somewhere (two spaces in a row, a
+    space at the start or end of a line): numpy over the bytes, a few MB at a time."""
+    raw = np.frombuffer(data, dtype=np.uint8)
+    if raw.size == 0:
+        return False
+    if raw[0] == 32 or raw[-1] == 32:
+        return True
+    step = 1 << 22
+    for begin in range(0, raw.size, step):
+        chunk = raw[begin : begin + step + 1]  # one byte of overlap: pairs across the boundary
+        space = chunk == 32
+        pair = space[1:] & (space[:-1] | (chunk[:-1] == 10))  # "  " or "\n "
+        pair |= space[:-1] & (chunk[1:] == 10)  # " \n"
+        if pair.any():
+            return True
+    return False
 
 
 def _empty(path: Path, kind: str) -> TrecColumns:
@@ -139,15 +160,18 @@ def _arrow(path: Path, data: bytes, kind: str, width: int) -> TrecColumns | None
     names = [f"f{i}" for i in range(width)]
     value_type = pa.int64() if kind == "qrels" else pa.float64()
     value_name = "f3" if kind == "qrels" else "f4"
-    types = {name: pa.binary() for name in names}
-    types[value_name] = value_type
-    try:
+    types = {"f0": pa.binary(), "f2": pa.binary(), value_name: value_type}
+    try:  # every line must have exactly `width` fields; only the three we use are converted
         table = pcsv.read_csv(
             pa.py_buffer(data),
             read_options=pcsv.ReadOptions(column_names=names, block_size=1 << 26),
             parse_options=pcsv.ParseOptions(delimiter=" ", quote_char=False, escape_char=False),
             convert_options=pcsv.ConvertOptions(
-                column_types=types, strings_can_be_null=False, quoted_strings_can_be_null=False
+                column_types=types,
+                include_columns=["f0", "f2", value_name],
+                null_values=[],
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
             ),
         )
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
@@ -155,17 +179,19 @@ def _arrow(path: Path, data: bytes, kind: str, width: int) -> TrecColumns | None
     value = table.column(value_name)
     if value.null_count:
         return None
-    import pyarrow.compute as pc
-
-    for name in names:  # an empty field means two spaces in a row: let the normaliser look
-        if name != value_name and pc.min(pc.binary_length(table.column(name))).as_py() == 0:
-            return None
-    values = value.to_numpy()
+    dtype = np.int64 if kind == "qrels" else np.float64
+    values = np.concatenate(
+        [np.frombuffer(c.buffers()[1], dtype, len(c), c.offset * 8) for c in value.chunks] or [np.zeros(0, dtype)]
+    )
     if kind == "run" and np.isnan(values).any():
         return None
     run_id = None
-    if kind == "run":
-        run_id = table.column("f5")[-1].as_py().decode("utf-8", "replace")
+    if kind == "run":  # the last line's 6th field (trec_eval keeps the last run id)
+        text = bytes(data[max(0, len(data) - 4096) :]) if len(data) > 4096 else bytes(data)
+        last = text.rstrip(b"\n").rsplit(b"\n", 1)[-1].split(b" ")
+        if len(last) < 6:
+            last = bytes(data).rstrip(b"\n").rsplit(b"\n", 1)[-1].split(b" ")
+        run_id = last[5].decode("utf-8", "replace")
     return TrecColumns(
         str(path), table.column("f0").combine_chunks(), table.column("f2").combine_chunks(), values, run_id
     )

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..scores.ranking import RankingBatch, batch_from_columns
+from ._keys import _encode, _item, _query_codes, _row_key, _same_docs, _tie_rank, fingerprints
 from .io import TrecColumns, locate_line
 
 __all__ = ["JoinedRun", "join"]
@@ -29,48 +30,6 @@ class JoinedRun:
     run_id: str
 
 
-def _encode(first, second) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[bytes]]:
-    """Shared integer codes of two byte-string columns, and each code's rank in byte order."""
-    try:
-        import pyarrow as pa
-    except ImportError:
-        pa = None
-    if pa is not None and isinstance(first, pa.Array) and isinstance(second, pa.Array):
-        encoded = pa.concat_arrays([first.cast(pa.binary()), second.cast(pa.binary())]).dictionary_encode()
-        codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-        import pyarrow.compute as pc
-
-        order = pc.sort_indices(encoded.dictionary).to_numpy()  # byte order, like strcmp
-        vocab = encoded.dictionary.take(pa.array(order)).to_pylist()
-        rank = np.empty(order.size, dtype=np.int64)
-        rank[order] = np.arange(order.size)
-        n = len(first)
-        return rank[codes[:n]], rank[codes[n:]], rank, vocab
-    else:
-        table: dict[bytes, int] = {}
-        codes = np.fromiter(
-            map(lambda x: table.setdefault(x, len(table)), _iter(first, second)),
-            dtype=np.int64,
-            count=len(first) + len(second),
-        )
-        vocab = list(table)
-    order = sorted(range(len(vocab)), key=vocab.__getitem__)
-    rank = np.empty(len(vocab), dtype=np.int64)
-    rank[order] = np.arange(len(vocab))
-    n = len(first)
-    return rank[codes[:n]], rank[codes[n:]], rank, [vocab[i] for i in order]
-
-
-def _iter(first, second):
-    from itertools import chain
-
-    return chain(_as_list(first), _as_list(second))
-
-
-def _as_list(column) -> list[bytes]:
-    return column if isinstance(column, list) else column.to_pylist()
-
-
 def join(
     qrels: TrecColumns,
     run: TrecColumns,
@@ -78,13 +37,18 @@ def join(
     rel_level: float = 1,
     complete: bool = False,
     max_docs: int | None = None,
+    exact: bool = False,
 ) -> JoinedRun:
-    """Evaluate-ready batch of ``run`` against ``qrels`` (trec_eval flags: -l, -c, -M)."""
+    """Evaluate-ready batch of ``run`` against ``qrels`` (trec_eval flags: -l, -c, -M).
+
+    With pyarrow columns, documents are matched by 64-bit fingerprints (vectorised, no hash table of
+    every docno) and every match is then checked byte for byte; should two different docnos of one
+    query share a fingerprint, the join is redone with exact codes (``exact=True``).
+    """
     if max_docs is not None and max_docs < 0:
         raise InputError("the maximum number of documents per query must be >= 0", value=max_docs)
-    q_qrels, q_run, _, qids = _encode(qrels.qid, run.qid)  # codes are ranks: sorted qid order
-    d_qrels, d_run, _, docnos = _encode(qrels.docno, run.docno)
-    n_q, n_doc = len(qids), max(len(docnos), 1)
+    q_qrels, q_run, qids = _query_codes(qrels.qid, run.qid)  # codes are ranks: sorted qid order
+    n_q = len(qids)
     in_qrels = np.zeros(n_q, dtype=bool)
     in_qrels[q_qrels] = True
     in_run = np.zeros(n_q, dtype=bool)
@@ -100,30 +64,56 @@ def join(
     query_ids = [qids[i].decode("utf-8", "replace") for i in np.flatnonzero(chosen)]
     n_rows = len(query_ids)
 
-    # qrels of the chosen queries, grouped by row, sorted by docno
-    keep = chosen[q_qrels]
-    qkey = q_qrels[keep] * n_doc + d_qrels[keep]
-    qorder = np.argsort(qkey, kind="stable")
-    qkey = qkey[qorder]
-    qgrade = qrels.value[keep][qorder].astype(np.float64)
-    _refuse_duplicates(qkey, qrels, "qrels", n_doc, qids, docnos)
-    judged_lengths = np.bincount(row_of[q_qrels[keep]], minlength=n_rows)
+    qlines = np.flatnonzero(chosen[q_qrels])  # qrels lines of the chosen queries
+    qrow = row_of[q_qrels[qlines]]
+    rorder = _group(q_run, chosen)  # run lines of the chosen queries, grouped by row, file order inside
+    rrow = row_of[q_run[rorder]]
+    lengths = np.bincount(rrow, minlength=n_rows)
+    judged_lengths = np.bincount(qrow, minlength=n_rows)
+    if qrow.size and (qrow[1:] < qrow[:-1]).any():
+        by_row = qlines[np.argsort(qrow, kind="stable")]
+    else:
+        by_row = qlines
+    judged_grades = qrels.value[by_row].astype(np.float64)
 
-    # run lines of the chosen queries, grouped by row (stable: file order inside a query)
-    rorder = _group(q_run, chosen)
-    rq = q_run[rorder]
-    doc_rank = d_run[rorder]
-    lengths = np.bincount(row_of[rq], minlength=n_rows)
-    _refuse_run_duplicates(lengths, doc_rank, rq, run, n_doc, qids, docnos)
-    grades = _lookup(rq * n_doc + doc_rank, qkey, qgrade)
+    prints = None if exact else fingerprints(qrels.docno, run.docno)
+    if prints is None:
+        d_qrels, d_run, _, _ = _encode(qrels.docno, run.docno)
+        n_doc = int(max(d_qrels.max(initial=0), d_run.max(initial=0))) + 1
+        qkey = qrow * n_doc + d_qrels[qlines]
+        rkey = rrow * n_doc + d_run[rorder]
+        doc_rank = d_run[rorder]
+        tie_rank = lambda idx: doc_rank[idx]  # noqa: E731
+    else:
+        shift = 64 - max(int(n_rows).bit_length(), 1)
+        qkey = _row_key(qrow, prints[0][qlines], shift)
+        rkey = _row_key(rrow, prints[1][rorder], shift)
+        tie_rank = _tie_rank(run.docno, rorder)
+    fuzzy = prints is not None
+    qo = np.argsort(qkey)
+    qkey_sorted = qkey[qo]
+    if not _refuse_duplicates(qkey_sorted, qlines[qo], qrow[qo], qrels, "qrels", qids, q_qrels, fuzzy):
+        return join(qrels, run, rel_level=rel_level, complete=complete, max_docs=max_docs, exact=True)
+    ro = np.argsort(rkey)
+    rkey_sorted = rkey[ro]
+    if not _refuse_duplicates(rkey_sorted, rorder[ro], rrow[ro], run, "run", qids, q_run, fuzzy):
+        return join(qrels, run, rel_level=rel_level, complete=complete, max_docs=max_docs, exact=True)
+    grades = np.full(rkey.size, np.nan)
+    if rkey.size and qkey.size:
+        at = np.minimum(np.searchsorted(rkey_sorted, qkey_sorted), rkey.size - 1)
+        found = np.flatnonzero(rkey_sorted[at] == qkey_sorted)
+        flat = ro[at[found]]  # position in rorder of each matched run line
+        if fuzzy and not _same_docs(qrels.docno, qlines[qo[found]], run.docno, rorder[flat]):
+            return join(qrels, run, rel_level=rel_level, complete=complete, max_docs=max_docs, exact=True)
+        grades[flat] = qrels.value[qlines[qo[found]]]
     batch = batch_from_columns(
         lengths,
         grades,
         judged_lengths,
-        qgrade,
+        judged_grades,
         rel_level=rel_level,
         scores=run.value[rorder],
-        tie_rank=lambda idx: doc_rank[idx],
+        tie_rank=tie_rank,
         max_depth=max_docs,
     )
     return JoinedRun(query_ids, batch, run.run_id or "")
@@ -150,43 +140,21 @@ def _group(codes: np.ndarray, chosen: np.ndarray) -> np.ndarray:
     return np.arange(int(sizes.sum()), dtype=np.int64) + offsets
 
 
-def _refuse_run_duplicates(lengths, doc_rank, rq, run, n_doc, qids, docnos) -> None:
-    """A document twice in one query: rows of doc codes, each sorted, equal neighbours."""
-    if doc_rank.size == 0:
-        return
-    width = int(lengths.max())
-    if (lengths == width).all():
-        rows = doc_rank.reshape(lengths.size, width)
-    else:
-        starts = np.cumsum(lengths) - lengths
-        rows = np.full((lengths.size, width), -1, dtype=np.int64)
-        rows[np.repeat(np.arange(lengths.size), lengths), np.arange(doc_rank.size) - np.repeat(starts, lengths)] = doc_rank
-    rows = np.sort(rows, axis=1)
-    same = (rows[:, 1:] == rows[:, :-1]) & (rows[:, 1:] >= 0)
-    if same.any():
-        row, col = np.argwhere(same)[0]
-        qcode = rq[int(np.cumsum(lengths)[row] - 1)]
-        _refuse_duplicates(np.array([qcode * n_doc + rows[row, col]] * 2), run, "run", n_doc, qids, docnos)
-
-
-def _lookup(keys: np.ndarray, sorted_keys: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """values[i] where sorted_keys[i] == key, NaN when the key is absent."""
-    out = np.full(keys.size, np.nan)
-    if sorted_keys.size == 0 or keys.size == 0:
-        return out
-    at = np.searchsorted(sorted_keys, keys)
-    at_clipped = np.minimum(at, sorted_keys.size - 1)
-    found = sorted_keys[at_clipped] == keys
-    out[found] = values[at_clipped[found]]
-    return out
-
-
-def _refuse_duplicates(sorted_keys: np.ndarray, columns: TrecColumns, kind: str, n_doc: int, qids, docnos) -> None:
+def _refuse_duplicates(sorted_keys, lines, rows, columns: TrecColumns, kind: str, qids, qcodes, fuzzy) -> bool:
+    """Raise InputError for a (query, document) pair listed twice. Equal keys with different docnos
+    (fingerprints only) return False: the caller redoes the join with exact codes."""
     same = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1])
-    if same.size == 0:
-        return
-    key = int(sorted_keys[same[0]])
-    qid, docno = qids[key // n_doc], docnos[key % n_doc]
+    found = []
+    for i in same.tolist():
+        a, b = int(lines[i]), int(lines[i + 1])
+        docno = _item(columns.docno, a)
+        if fuzzy and (rows[i] != rows[i + 1] or docno != _item(columns.docno, b)):
+            return False
+        found.append((int(qcodes[a]), docno))
+    if not found:
+        return True
+    qcode, docno = min(found)  # the first in (qid, docno) byte order, whatever the key order
+    qid = qids[qcode]
     raise InputError(
         f"document {docno.decode('utf-8', 'replace')!r} is listed twice for query {qid.decode('utf-8', 'replace')!r}",
         file=columns.path,

@@ -1,0 +1,295 @@
+"""From Python rankings or flat columns to a :class:`RankingBatch` (every query as padded matrices).
+
+One door, :func:`batch_from_columns`, takes flat columns (one entry per retrieved document, grouped by
+query) and is shared by ``build_batch`` (ranked lists), ``evaluate_run`` (``{qid: {doc: score}}``) and
+the TREC file reader, so that all of them rank and score alike.
+
+Speed: the per-document work is C loops only (``map(dict.get, ...)``, ``chain.from_iterable``,
+``np.fromiter``) and vectorised numpy; ranking by score is skipped when the input is already in
+score order, and the document-id tie rule (trec_eval v10) is applied only to queries with equal scores.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import chain, repeat
+from operator import attrgetter, methodcaller
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+
+from ..errors import InputError
+
+__all__ = [
+    "RankingBatch",
+    "batch_from_columns",
+    "build_batch",
+    "flatten_scored",
+    "order_by_score",
+    "rank_groups",
+]
+
+TieRank = Callable[[np.ndarray], np.ndarray]
+_GET = attrgetter("get")
+_VALUES = methodcaller("values")
+
+
+@dataclass(frozen=True)
+class RankingBatch:
+    """Every query of a run as padded matrices (rows = queries, columns = ranks).
+
+    gains: float64 (n_queries, depth): qrels grade of the document at each rank (negative grades kept
+        as they are), 0 for unjudged documents and for padding beyond ``retrieved``.
+    retrieved: int64 (n_queries,): number of documents retrieved.
+    num_rel: int64 (n_queries,): judged documents with grade >= rel_level (R).
+    ideal: float64 (n_queries, d): the query's positive grades sorted descending, padded with 0.
+    rel_level: minimum grade of a relevant document (trec_eval ``-l``).
+    judged: bool (n_queries, depth) or None: document is judged with grade >= 0. Needed only when
+        ``rel_level == 0`` (a judged grade 0 is then relevant, an unjudged document is not).
+    """
+
+    gains: np.ndarray
+    retrieved: np.ndarray
+    num_rel: np.ndarray
+    ideal: np.ndarray
+    rel_level: float = 1.0
+    judged: np.ndarray | None = None
+
+    @property
+    def n_queries(self) -> int:
+        return int(self.gains.shape[0])
+
+
+def _lengths(groups: Sequence) -> np.ndarray:
+    return np.fromiter(map(len, groups), dtype=np.int64, count=len(groups))
+
+
+def _values(groups: Sequence[Mapping[str, float]]):
+    """Every mapping's values, chained (``dict.values`` directly when they are all dicts)."""
+    return chain.from_iterable(map(dict.values if set(map(type, groups)) <= {dict} else _VALUES, groups))
+
+
+def _judged_columns(qrels: Sequence[Mapping[str, float]]) -> tuple[np.ndarray, np.ndarray]:
+    lengths = _lengths(qrels)
+    return lengths, np.fromiter(_values(qrels), dtype=np.float64, count=int(lengths.sum()))
+
+
+def _grades(rankings: Sequence, qrels: Sequence[Mapping[str, float]], count: int) -> np.ndarray:
+    """qrels grade of every ranked document (NaN when unjudged), one C-level lookup per document."""
+    nan = float("nan")
+    return np.fromiter(
+        # map(qrels_i.get, ranking_i, repeat(nan)) for every query, chained: no Python frame per document
+        chain.from_iterable(map(map, map(_GET, qrels), rankings, repeat(repeat(nan)))),
+        dtype=np.float64,
+        count=count,
+    )
+
+
+def build_batch(
+    rankings: Sequence[Sequence[str]],
+    qrels: Sequence[Mapping[str, float]],
+    *,
+    rel_level: float = 1,
+) -> RankingBatch:
+    """Batch ranked lists of document ids (ranked as given, never re-sorted) with their qrels.
+
+    ``rankings[i]`` is query i's ranking, best first; ``qrels[i]`` maps judged document ids to grades.
+    A document id repeated inside one ranking raises InputError naming the query index and the id.
+    """
+    if len(rankings) != len(qrels):
+        raise InputError(
+            f"build_batch needs one qrels mapping per ranking: got {len(rankings)} rankings and {len(qrels)} qrels",
+            hint="pass an empty dict for a query without judgements",
+        )
+    lengths = _lengths(rankings)
+    distinct = np.fromiter(map(len, map(set, rankings)), dtype=np.int64, count=len(rankings))
+    if (distinct != lengths).any():
+        i = int(np.flatnonzero(distinct != lengths)[0])
+        seen: set[str] = set()
+        dup = next(d for d in rankings[i] if d in seen or seen.add(d))  # type: ignore[func-returns-value]
+        raise InputError(
+            f"query {i}: document id {dup!r} appears twice in the ranking",
+            field="retrieved_ids",
+            hint="a ranking lists each document once; deduplicate it keeping the first occurrence",
+        )
+    grades = _grades(rankings, qrels, int(lengths.sum()))
+    judged_lengths, judged_grades = _judged_columns(qrels)
+    return batch_from_columns(lengths, grades, judged_lengths, judged_grades, rel_level=rel_level)
+
+
+def flatten_scored(rankings: Sequence[Mapping[str, float]], qrels: Sequence[Mapping[str, float]]):
+    """Columns of ``{doc_id: score}`` rankings: (lengths, grades, scores, judged_lengths, judged_grades,
+    tie_rank). ``tie_rank`` reads document ids only for the queries that have tied scores."""
+    lengths = _lengths(rankings)
+    n = int(lengths.sum())
+    scores = np.fromiter(_values(rankings), dtype=np.float64, count=n)
+    grades = _grades(rankings, qrels, n)
+    judged_lengths, judged_grades = _judged_columns(qrels)
+    starts = np.cumsum(lengths) - lengths
+
+    def tie_rank(idx: np.ndarray) -> np.ndarray:
+        rows = np.searchsorted(starts, idx, side="right") - 1
+        picked = np.unique(rows)
+        offset = np.zeros(lengths.size, dtype=np.int64)
+        offset[picked] = np.cumsum(lengths[picked]) - lengths[picked]
+        docs = np.array(list(chain.from_iterable(rankings[r] for r in picked.tolist())), dtype=object)
+        return np.unique(docs[offset[rows] + idx - starts[rows]], return_inverse=True)[1].ravel()
+
+    return lengths, grades, scores, judged_lengths, judged_grades, tie_rank
+
+
+def order_by_score(doc_ids: Sequence[str], scores: Sequence[float]) -> np.ndarray:
+    """Indices that rank one query's documents the trec_eval v10 way.
+
+    Score descending, compared as doubles; ties broken by document id in *descending* string order
+    (byte order of UTF-8, as C ``strcmp``). Example: ids ``[a, b, c]``, scores ``[1, 2, 1]`` ->
+    ``[1, 2, 0]`` (b, then c before a). NaN scores raise InputError.
+    """
+    ids = np.asarray(list(doc_ids), dtype=object)
+    values = np.asarray(scores, dtype=np.float64)
+    if ids.shape != values.shape:
+        raise InputError(f"order_by_score: {ids.size} document ids but {values.size} scores")
+    if np.isnan(values).any():
+        raise InputError("order_by_score: a score is NaN", hint="give every document a number")
+    if ids.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    _, codes = np.unique(ids, return_inverse=True)
+    return np.lexsort((-codes.ravel(), -values)).astype(np.int64)
+
+
+def _group_positions(lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(starts, row, col) of each flat entry in a grouped layout."""
+    starts = np.cumsum(lengths) - lengths
+    row = np.repeat(np.arange(lengths.size), lengths)
+    col = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(starts, lengths)
+    return starts, row, col
+
+
+def rank_groups(lengths: np.ndarray, scores: np.ndarray, tie_rank: TieRank) -> np.ndarray:
+    """Permutation of flat entries (grouped by query) into rank order inside each query.
+
+    Order: score descending, then ``tie_rank`` descending (``tie_rank(flat_indices) -> int array``
+    consistent with the document ids' string order; called only for queries that have ties).
+    """
+    order = _rank_order(np.asarray(lengths, dtype=np.int64), np.asarray(scores, dtype=np.float64), tie_rank)
+    return np.arange(scores.size, dtype=np.int64) if order is None else order
+
+
+def _rank_order(lengths: np.ndarray, scores: np.ndarray, tie_rank: TieRank) -> np.ndarray | None:
+    """``rank_groups``'s permutation, or None when the entries are already in rank order."""
+    n = int(scores.size)
+    if np.isnan(scores).any():
+        raise InputError("a retrieval score is NaN", hint="give every retrieved document a number")
+    nq = int(lengths.size)
+    width = int(lengths.max()) if nq else 0
+    if n == 0 or width <= 1:
+        return None
+    starts = np.cumsum(lengths) - lengths
+    if nq * width > 4 * n + 4096:  # very uneven lengths: padding would waste memory
+        row = np.repeat(np.arange(nq), lengths)
+        return np.lexsort((-np.asarray(tie_rank(np.arange(n))), -scores, row)).astype(np.int64)
+    uniform = n == nq * width
+    valid = None if uniform else np.arange(width) < lengths[:, None]
+    if uniform:  # every query has the same length: a reshape, no scatter
+        ranked = scores.reshape(nq, width)
+    else:
+        _, row, col = _group_positions(lengths)
+        ranked = np.full((nq, width), -np.inf)
+        ranked[row, col] = scores
+    order = None
+    if not (ranked[:, 1:] <= ranked[:, :-1]).all():  # not already in score order (runs usually are)
+        neg = -ranked
+        if valid is not None:
+            neg[~valid] = np.inf
+        order = np.argsort(neg, axis=1, kind="stable")  # real entries first among equal keys (+inf pads)
+        ranked = np.take_along_axis(ranked, order, axis=1)
+    tied = ranked[:, 1:] == ranked[:, :-1]
+    if valid is not None:
+        tied &= valid[:, 1:]
+    rows = np.flatnonzero(tied.any(axis=1))
+    if rows.size:
+        if order is None:
+            order = np.broadcast_to(np.arange(width), (nq, width)).copy()
+        sub_valid = np.ones((rows.size, width), dtype=bool) if valid is None else valid[rows]
+        flat = (starts[rows][:, None] + np.arange(width))[sub_valid]
+        ranks = np.zeros(sub_valid.shape, dtype=np.int64)
+        ranks[sub_valid] = np.asarray(tie_rank(flat), dtype=np.int64)
+        sub_scores = np.full(sub_valid.shape, np.inf)
+        sub_scores[sub_valid] = -scores[flat]
+        order[rows] = np.lexsort((-ranks, sub_scores, ~sub_valid), axis=1)
+    if order is None:
+        return None
+    order += starts[:, None]
+    return order.ravel() if valid is None else order[valid]
+
+
+def batch_from_columns(
+    lengths: np.ndarray,
+    grades: np.ndarray,
+    judged_lengths: np.ndarray,
+    judged_grades: np.ndarray,
+    *,
+    rel_level: float = 1,
+    scores: np.ndarray | None = None,
+    tie_rank: TieRank | None = None,
+    max_depth: int | None = None,
+) -> RankingBatch:
+    """Assemble a batch from flat columns grouped by query (query i owns ``lengths[i]`` entries).
+
+    grades: float64, the qrels grade of each retrieved document, NaN when it is not judged.
+    judged_lengths, judged_grades: every judged grade of each query (for R and the ideal ranking).
+    scores: when given, documents are ranked by ``rank_groups`` (needs ``tie_rank``); otherwise the
+        flat order is the rank order. max_depth: keep only the top ``max_depth`` (trec_eval ``-M``).
+    """
+    if not np.isfinite(rel_level) or rel_level < 0:
+        raise InputError(
+            "relevance level must be a number >= 0",
+            value=rel_level,
+            hint="trec_eval's negative levels would count unjudged documents as relevant; use 0 or more",
+        )
+    lengths = np.asarray(lengths, dtype=np.int64)
+    grades = np.asarray(grades, dtype=np.float64)
+    nq = int(lengths.size)
+    if scores is not None:
+        order = _rank_order(lengths, np.asarray(scores, dtype=np.float64), tie_rank)  # type: ignore[arg-type]
+        if order is not None:
+            grades = grades[order]
+    retrieved = lengths if max_depth is None else np.minimum(lengths, max_depth)
+    width = int(retrieved.max()) if nq else 0
+    unjudged = np.isnan(grades)
+    values = np.where(unjudged, 0.0, grades)
+    judged_flat = (~unjudged & (values >= 0)) if rel_level <= 0 else None
+    if nq and width and (lengths == lengths[0]).all():  # same length everywhere: a reshape (and -M cut)
+        gains = values.reshape(nq, -1)[:, :width]
+        judged = None if judged_flat is None else judged_flat.reshape(nq, -1)[:, :width]
+    else:
+        gains = _scatter(lengths, values, width, 0.0)
+        judged = None if judged_flat is None else _scatter(lengths, judged_flat, width, False)
+    judged_lengths = np.asarray(judged_lengths, dtype=np.int64)
+    judged_grades = np.asarray(judged_grades, dtype=np.float64)
+    jrow = np.repeat(np.arange(nq), judged_lengths)
+    num_rel = np.bincount(jrow, weights=judged_grades >= rel_level, minlength=nq).astype(np.int64)
+    return RankingBatch(gains, retrieved, num_rel, _ideal(jrow, judged_grades, nq), float(rel_level), judged)
+
+
+def _scatter(lengths: np.ndarray, values: np.ndarray, width: int, fill) -> np.ndarray:
+    """Flat grouped values -> (n_queries, width) matrix, cut at ``width``, padded with ``fill``."""
+    _, row, col = _group_positions(lengths)
+    keep = col < width
+    out = np.full((lengths.size, width), fill, dtype=values.dtype)
+    out[row[keep], col[keep]] = values[keep]
+    return out
+
+
+def _ideal(jrow: np.ndarray, judged_grades: np.ndarray, nq: int) -> np.ndarray:
+    """Positive grades of each query sorted descending, padded with 0."""
+    positive = judged_grades > 0
+    rows, vals = jrow[positive], judged_grades[positive]
+    counts = np.bincount(rows, minlength=nq)
+    depth = int(counts.max()) if nq else 0
+    ideal = np.zeros((nq, depth))
+    if rows.size:  # rows is non-decreasing (jrow comes from np.repeat): already grouped
+        _, _, col = _group_positions(counts)
+        ideal[rows, col] = vals
+        ideal = -np.sort(-ideal, axis=1)
+    return ideal

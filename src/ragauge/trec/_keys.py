@@ -1,0 +1,183 @@
+"""Integer keys for TREC columns: query codes in qid byte order, and 64-bit docno fingerprints.
+
+Fingerprints hash each docno's bytes (8 at a time, read in place from the pyarrow buffers) with its
+length, all in vectorised numpy: no Python object and no hash table per document. They are only a
+fast way to *find* matches: the join checks every match byte for byte and falls back to exact codes
+(:func:`_encode`) when two different docnos collide.
+"""
+
+from __future__ import annotations
+
+from itertools import chain
+
+import numpy as np
+
+_MASKS = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_K1, _K2 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9)
+
+
+def _arrow(*columns):
+    """pyarrow module when every column is a pyarrow Array, else None."""
+    try:
+        import pyarrow as pa
+    except ImportError:
+        return None
+    return pa if all(isinstance(c, pa.Array) for c in columns) else None
+
+
+def _encode(first, second) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[bytes]]:
+    """Shared integer codes of two byte-string columns, and each code's rank in byte order."""
+    try:
+        import pyarrow as pa
+    except ImportError:
+        pa = None
+    if pa is not None and isinstance(first, pa.Array) and isinstance(second, pa.Array):
+        encoded = pa.concat_arrays([first.cast(pa.binary()), second.cast(pa.binary())]).dictionary_encode()
+        codes = _to_numpy(encoded.indices).astype(np.int64)
+        import pyarrow.compute as pc
+
+        order = _to_numpy(pc.sort_indices(encoded.dictionary))  # byte order, like strcmp
+        vocab = encoded.dictionary.take(_indices(order)).to_pylist()
+        rank = np.empty(order.size, dtype=np.int64)
+        rank[order] = np.arange(order.size)
+        n = len(first)
+        return rank[codes[:n]], rank[codes[n:]], rank, vocab
+    table: dict[bytes, int] = {}
+    codes = np.fromiter(
+        map(lambda x: table.setdefault(x, len(table)), chain(_as_list(first), _as_list(second))),
+        dtype=np.int64,
+        count=len(first) + len(second),
+    )
+    vocab = list(table)
+    order = sorted(range(len(vocab)), key=vocab.__getitem__)
+    rank = np.empty(len(vocab), dtype=np.int64)
+    rank[order] = np.arange(len(vocab))
+    n = len(first)
+    return rank[codes[:n]], rank[codes[n:]], rank, [vocab[i] for i in order]
+
+
+def _to_numpy(array) -> np.ndarray:
+    """A pyarrow integer array without nulls as numpy, zero-copy (``to_numpy`` may import pandas)."""
+    dtype = np.dtype(array.type.to_pandas_dtype())
+    return np.frombuffer(array.buffers()[1], dtype, len(array), array.offset * dtype.itemsize)
+
+
+def _indices(values: np.ndarray):
+    """numpy int64 -> pyarrow array, zero-copy (``pa.array`` would import pandas)."""
+    import pyarrow as pa
+
+    values = np.ascontiguousarray(values, dtype=np.int64)
+    return pa.Array.from_buffers(pa.int64(), values.size, [None, pa.py_buffer(values)])
+
+
+def _as_list(column) -> list[bytes]:
+    return column if isinstance(column, list) else column.to_pylist()
+
+
+def _item(column, i: int) -> bytes:
+    return column[i] if isinstance(column, list) else column[i].as_py()
+
+
+def _query_codes(first, second) -> tuple[np.ndarray, np.ndarray, list[bytes]]:
+    """Per-line query codes of two qid columns (a code is the qid's rank in byte order) and the qids.
+
+    TREC files list a query's lines together, so with pyarrow only the runs of equal qids are
+    encoded (``run_end_encode``), not every line.
+    """
+    pa = _arrow(first, second)
+    if pa is None:
+        a, b, _, vocab = _encode(first, second)
+        return a, b, vocab
+    import pyarrow.compute as pc
+
+    runs = [pc.run_end_encode(column.cast(pa.binary())) for column in (first, second)]
+    encoded = pa.concat_arrays([r.values for r in runs]).dictionary_encode()
+    order = _to_numpy(pc.sort_indices(encoded.dictionary))  # byte order, like strcmp
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    codes = rank[_to_numpy(encoded.indices)]
+    out = []
+    start = 0
+    for r in runs:
+        ends = _to_numpy(r.run_ends).astype(np.int64)
+        block = codes[start : start + ends.size]
+        out.append(np.repeat(block, np.diff(ends, prepend=0)))
+        start += ends.size
+    return out[0], out[1], encoded.dictionary.take(_indices(order)).to_pylist()
+
+
+def fingerprints(first, second) -> tuple[np.ndarray, np.ndarray] | None:
+    """uint64 fingerprints of two docno columns, or None when they are not pyarrow arrays."""
+    if _arrow(first, second) is None:
+        return None
+    return _fingerprint(first), _fingerprint(second)
+
+
+def _fingerprint(column) -> np.ndarray:
+    import pyarrow as pa
+
+    if column.null_count:
+        raise ValueError("docno columns have no nulls")
+    if pa.types.is_large_binary(column.type) or pa.types.is_large_string(column.type):
+        offset_type = np.dtype(np.int64)
+    else:
+        column = column.cast(pa.binary())
+        offset_type = np.dtype(np.int32)
+    n = len(column)
+    _, offsets_buf, data_buf = column.buffers()
+    offsets = np.frombuffer(offsets_buf, offset_type, n + 1, column.offset * offset_type.itemsize)
+    end = int(offsets[-1]) if n else 0
+    padded = np.zeros(end + 8, dtype=np.uint8)  # 8 spare bytes: a word may start at the last byte
+    if end:
+        padded[:end] = np.frombuffer(data_buf, np.uint8, end)
+    # the 8-byte little-endian word that starts at each byte (overlapping, no copy)
+    words = np.ndarray(shape=(end + 1,), dtype="<u8", buffer=padded, strides=(1,))
+    start, length = offsets[:-1], np.diff(offsets)
+    h = length.astype(np.uint64) * _K2
+    for k in range(0, int(length.max(initial=0)), 8):
+        at = start + k if k == 0 or int(start[-1]) + k <= end else np.minimum(start + k, end)
+        w = words[at]
+        if int(length.min()) < k + 8:  # bytes past a docno's end are not part of it
+            left = np.minimum(length - k, 8)
+            if k:
+                np.maximum(left, 0, out=left)
+            w &= _MASKS[left]
+        h ^= w
+        h *= _K1
+        h ^= h >> np.uint64(31)
+    h *= _K2
+    h ^= h >> np.uint64(29)
+    return h
+
+
+def _row_key(rows: np.ndarray, prints: np.ndarray, shift: int) -> np.ndarray:
+    """One uint64 per line: the batch row in the high bits, the fingerprint's top bits below."""
+    return (rows.astype(np.uint64) << np.uint64(shift)) | (prints >> np.uint64(64 - shift))
+
+
+def _same_docs(first, first_lines: np.ndarray, second, second_lines: np.ndarray) -> bool:
+    """first[first_lines[i]] == second[second_lines[i]] for every i, byte for byte."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if first_lines.size == 0:
+        return True
+    a = first.cast(pa.binary()).take(_indices(first_lines))
+    b = second.cast(pa.binary()).take(_indices(second_lines))
+    return bool(pc.all(pc.equal(a, b)).as_py())
+
+
+def _tie_rank(docnos, lines: np.ndarray):
+    """tie_rank for batch_from_columns: ranks of ``docnos[lines[idx]]`` in byte order."""
+
+    def tie_rank(idx: np.ndarray) -> np.ndarray:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        taken = docnos.cast(pa.binary()).take(_indices(lines[idx]))
+        order = _to_numpy(pc.sort_indices(taken))
+        rank = np.empty(order.size, dtype=np.int64)
+        rank[order] = np.arange(order.size)
+        return rank
+
+    return tie_rank

@@ -1,0 +1,117 @@
+"""The columnar TREC path (pyarrow reader, fingerprint join) against the exact path (dictionary codes,
+``join(..., exact=True)``) and the pure-Python reader: same values on awkward files (ties, long and
+non-ASCII docnos, queries split over several blocks, unsorted qrels, -M, -c, -l), the same errors,
+and a correct fallback when fingerprints collide."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+from ragauge.errors import InputError
+from ragauge.trec import _keys, compute, evaluate_files, join, parse_measures, read_qrels, read_run
+
+pytest.importorskip("pyarrow")
+MEASURES = parse_measures(["all_trec", "P.1,3,7", "ndcg_cut.2,9", "success.1,4"])
+
+
+def _files(tmp_path, seed: int):
+    rng = np.random.default_rng(seed)
+    names = [f"d{i}" for i in range(30)] + [f"LONG-DOCNO-{i:05d}-{'x' * (i % 13)}" for i in range(30)]
+    names += [f"док-{i}" for i in range(10)] + ["a", "ab", "abcdefgh", "abcdefghi", "abcdefgh" * 3]
+    run_lines, qrels_lines = [], []
+    for q in range(25):
+        docs = rng.choice(names, size=int(rng.integers(1, 40)), replace=False)
+        scores = rng.integers(0, 4, docs.size) / 2  # many ties
+        if rng.random() < 0.5:
+            scores = np.sort(scores)[::-1]
+        block = [f"q{q} Q0 {d} {i + 1} {s} run{q}" for i, (d, s) in enumerate(zip(docs, scores))]
+        if q % 5 == 0 and len(block) > 2:  # query split over two blocks of the file
+            run_lines.append(block[: len(block) // 2])
+            run_lines.insert(0, block[len(block) // 2 :])
+        else:
+            run_lines.append(block)
+        judged = rng.choice(names, size=int(rng.integers(0, 25)), replace=False)
+        qrels_lines += [f"q{q} 0 {d} {g}" for d, g in zip(judged, rng.choice([-1, 0, 1, 2, 3], judged.size))]
+    qrels_lines.append("only_in_qrels 0 d1 1")
+    run_lines.append(["only_in_run Q0 d1 1 1.0 last"])
+    rng.shuffle(qrels_lines)  # qrels not grouped by query
+    (tmp_path / "run").write_text("\n".join(line for block in run_lines for line in block) + "\n")
+    (tmp_path / "qrels").write_text("\n".join(qrels_lines) + "\n")
+    return tmp_path / "qrels", tmp_path / "run"
+
+
+def _assert_same(a, b):
+    assert a.query_ids == b.query_ids and a.run_id == b.run_id
+    for name in a.values:
+        np.testing.assert_allclose(a.values[name], b.values[name], rtol=0, atol=1e-12, err_msg=name)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("flags", [{}, {"rel_level": 0}, {"rel_level": 2}, {"complete": True, "max_docs": 5}])
+def test_fingerprint_join_equals_exact_and_python_reader(tmp_path, monkeypatch, seed, flags):
+    q, r = _files(tmp_path, seed)
+    qrels, run = read_qrels(q), read_run(r)
+    assert not isinstance(run.docno, list)  # the pyarrow reader was used
+    fast = compute(join(qrels, run, **flags), MEASURES)
+    exact = compute(join(qrels, run, exact=True, **flags), MEASURES)
+    _assert_same(fast, exact)
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    python = compute(join(read_qrels(q), read_run(r), **flags), MEASURES)
+    _assert_same(fast, python)
+    assert fast.run_id == "last"
+
+
+def test_colliding_fingerprints_fall_back_to_exact(tmp_path, monkeypatch):
+    q, r = _files(tmp_path, 3)
+    expected = evaluate_files(q, r, measures=["all_trec"])
+    # every docno gets the same fingerprint: every key collides
+    monkeypatch.setattr(_keys, "_fingerprint", lambda column: np.zeros(len(column), dtype=np.uint64))
+    _assert_same(evaluate_files(q, r, measures=["all_trec"]), expected)
+
+
+def test_collision_between_run_and_qrels_only(tmp_path, monkeypatch):
+    (tmp_path / "qrels").write_text("q1 0 x 1\n")
+    (tmp_path / "run").write_text("q1 Q0 y 1 2.0 r\nq1 Q0 x 2 1.0 r\n")
+    # x and y collide: the match of y with x's judgement must be refused byte for byte
+    monkeypatch.setattr(_keys, "_fingerprint", lambda column: np.zeros(len(column), dtype=np.uint64))
+    assert evaluate_files(tmp_path / "qrels", tmp_path / "run", measures=["recip_rank"]).values[
+        "recip_rank"].tolist() == [0.5]
+
+
+def test_duplicates_found_with_fingerprints(tmp_path):
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq2 0 b 1\n")
+    (tmp_path / "run").write_text("q1 Q0 a 1 1.0 r\nq2 Q0 b 1 1.0 r\nq2 Q0 zz 1 1.0 r\nq2 Q0 b 1 0.5 r\n")
+    with pytest.raises(InputError, match="'b' is listed twice for query 'q2'") as info:
+        evaluate_files(tmp_path / "qrels", tmp_path / "run")
+    assert info.value.line == 4
+    # the same docno in two queries is not a duplicate
+    (tmp_path / "run").write_text("q1 Q0 a 1 1.0 r\nq2 Q0 a 1 1.0 r\n")
+    assert evaluate_files(tmp_path / "qrels", tmp_path / "run", measures=["num_ret"]).values["num_ret"].tolist() == [1, 1]
+
+
+@pytest.mark.parametrize(
+    ("run", "line"),
+    [
+        ("q1 Q0 a 1 0.5 r\nq1  b 2 0.4 r\n", 2),  # iter missing: two spaces make an empty 2nd field
+        ("q1 Q0 a 1 0.5 r\nq1 Q0 b  0.4 r\n", 2),  # rank missing
+        ("q1 Q0 a 1 0.5 r\n q1 Q0 b 0.4 r\n", 2),  # leading space, 5 fields
+        ("q1 Q0 a 1 0.5 r\nq1 Q0 b 0.4 r \n", 2),  # trailing space, 5 fields
+    ],
+)
+def test_empty_fields_in_unread_columns_are_caught(tmp_path, run, line):
+    (tmp_path / "qrels").write_text("q1 0 a 1\n")
+    (tmp_path / "run").write_text(run)
+    with pytest.raises(InputError, match="expected 6 whitespace-separated fields") as info:
+        evaluate_files(tmp_path / "qrels", tmp_path / "run")
+    assert info.value.line == line
+
+
+def test_spaces_only_files_with_extra_fields_and_runs_of_spaces(tmp_path):
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq1  0 b   2\n")
+    (tmp_path / "run").write_text("q1 Q0 a 1 0.5 r extra\nq1 Q0  b 2 0.4 tag\n")
+    result = evaluate_files(tmp_path / "qrels", tmp_path / "run", measures=["num_rel", "map"])
+    assert result.values["num_rel"].tolist() == [2] and result.values["map"].tolist() == [1.0]
+    assert result.run_id == "tag"
