@@ -30,7 +30,17 @@ def register(sub) -> None:
     p.add_argument("--format", "-f", choices=FORMATS, default="table", help="what to print (default: table)")
     p.add_argument("--field-map", action="append", default=[], metavar="THEIRS=OURS",
                    help="map a column name to a ragauge field, e.g. --field-map query=question (repeatable)")
-    p.add_argument("--seed", type=int, help="seed of the bootstrap intervals (default 0)")
+    p.add_argument("--seed", type=int, help="seed of the bootstrap intervals and permutation tests (default 0)")
+    p.add_argument("--baseline", metavar="BASE", help="results.json (or its folder) of an earlier run: gates with "
+                   "mode non_inferior test against it, and every gated metric shows the paired change")
+    p.add_argument("--margin", type=float, help="default non-inferiority margin in the metric's units "
+                   "(a threshold's own margin wins; default: the profile's, else 0.02)")
+    p.add_argument("--intersection", action="store_true", help="with --baseline: compare the common sample ids "
+                   "only (default: refuse when the two runs have different ids)")
+    p.add_argument("--min-slice", type=int, default=5, metavar="N", help="slices with fewer scored samples are "
+                   "'too small' for the hidden-breakage alarm (default 5)")
+    p.add_argument("--lang", choices=("auto", "ru", "en"), default="auto",
+                   help="language of the diagnosis (default: the samples' majority language)")
     p.add_argument("--config", help="config file (default: ragauge.toml or pyproject.toml found from here)")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
     p.set_defaults(func=run)
@@ -87,6 +97,11 @@ def run(args: argparse.Namespace) -> int:
         judge=None if args.judge == "none" else args.judge,
         field_map=_field_map(args.field_map),
         progress=_progress(args.quiet),
+        baseline=args.baseline,
+        margin=args.margin,
+        allow_intersection=args.intersection,
+        min_slice_n=args.min_slice,
+        lang=None if args.lang == "auto" else args.lang,
     )
     if args.data == "demo":
         results.source = "demo"

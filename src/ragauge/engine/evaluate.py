@@ -12,6 +12,7 @@ from ..metrics.column import ScoreColumn
 from ..metrics.registry import compute_function, group_by_family, parse_metric, parse_metrics
 from ..metrics.spec import MetricSpec
 from .results import Results
+from .slice_alarms import build_alarms, checked_metrics, run_slice_checks
 from .summary import CIConfig, summarise
 
 Progress = Callable[[str, int, int], None]
@@ -73,6 +74,11 @@ def evaluate(
     user_profiles: dict | None = None,
     field_map: dict[str, str] | None = None,
     progress: Progress | None = None,
+    baseline: str | Any | None = None,
+    margin: float | None = None,
+    allow_intersection: bool = False,
+    min_slice_n: int = 5,
+    lang: str | None = None,
 ) -> Results:
     """Evaluate ``data`` (a path, list of dicts or ``Sample``s, DataFrame, HF Dataset).
 
@@ -80,7 +86,21 @@ def evaluate(
     ``profile``: a built-in or user profile name, a ``Profile``, or ``None`` for no gates.
     ``judge``: ``"auto"`` (the offline judge when installed; judge metrics are left out of the
     defaults otherwise), ``"offline"``, ``None`` (no judge metrics by default), or a judge object.
+    ``baseline``: an earlier run's results.json (path, folder or dict). Samples pair by id (different id
+    sets are refused unless ``allow_intersection``); ``non_inferior`` gates test against it with
+    ``margin`` (default: the threshold's, else this, else the profile's, else 0.02), and every gated
+    metric gets a paired comparison (``Results.comparison``).
+    ``min_slice_n``: slices with fewer scored samples are "too small" for the hidden-breakage check.
+    ``lang``: language of the diagnosis ("ru" or "en"; default: the samples' majority language).
     """
+    if lang not in (None, "ru", "en"):
+        raise InputError(f"unknown diagnosis language {lang!r}", field="lang", hint="use 'ru' or 'en' (or leave it out)")
+    if isinstance(min_slice_n, bool) or not isinstance(min_slice_n, int) or min_slice_n < 2:
+        raise InputError("the minimum slice size must be an integer >= 2", field="min_slice_n", value=min_slice_n)
+    if margin is not None:
+        from ..gates.profiles import check_margin
+
+        margin = check_margin(margin, where="--margin")
     from ..data import load
 
     source = str(data) if isinstance(data, (str,)) or hasattr(data, "__fspath__") else None
@@ -119,19 +139,44 @@ def evaluate(
         progress("summaries", len(groups), len(groups))
     columns = {s.name: columns[s.name] for s in specs}
     summary = {s.name: summarise(s, columns[s.name], ci) for s in specs}
-    gates = check_gates(prof, summary) if prof else []
-    slices = _slices(samples, specs, columns, ci)
-    return Results(samples, specs, columns, summary, gates, prof, slices, ci, source=source)
+    base_run = None
+    if baseline is not None:
+        from .baseline import current_scores, load_baseline
+
+        base_run = load_baseline(baseline, current_scores(samples, specs, columns),
+                                 allow_intersection=allow_intersection, seed=seed, n_resamples=n_resamples)
+    gates = check_gates(prof, summary, baseline=base_run, margin=margin) if prof else []
+    comparison = None
+    if base_run is not None:
+        from .baseline import comparison_block
+
+        gated = [g.metric for g in gates if g.status != "skipped"] if prof else [s.name for s in specs]
+        comparison = comparison_block(base_run, gated, level=ci_level)
+    tags = _tag_index(samples)
+    slices = _slices(tags, specs, columns, ci)
+    checks = run_slice_checks(tags, specs, columns, checked_metrics(specs, summary, gates if prof else None),
+                              min_n=min_slice_n, seed=seed)
+    for c in checks:
+        slices[c.slice].setdefault("checks", {})[c.metric] = c.to_dict()
+    alarms = build_alarms(checks, slices, gates)
+    return Results(samples, specs, columns, summary, gates, prof, slices, ci, source=source,
+                   comparison=comparison, alarms=alarms,
+                   slice_policy={"min_n": min_slice_n, "alpha": 0.05, "correction": "holm",
+                                 "n_tests": sum(c.p_value is not None for c in checks)},
+                   lang=lang)
 
 
-def _slices(samples: Sequence[Sample], specs: list[MetricSpec], columns: dict[str, ScoreColumn], ci: CIConfig):
+def _tag_index(samples: Sequence[Sample]) -> dict[str, list[int]]:
     by_tag: dict[str, list[int]] = {}
     for i, s in enumerate(samples):
-        for t in s.tags:
+        for t in dict.fromkeys(s.tags):
             by_tag.setdefault(t, []).append(i)
-    out = {}
-    for tag in sorted(by_tag):
-        idx = by_tag[tag]
+    return {t: by_tag[t] for t in sorted(by_tag)}
+
+
+def _slices(by_tag: dict[str, list[int]], specs: list[MetricSpec], columns: dict[str, ScoreColumn], ci: CIConfig):
+    out: dict[str, dict[str, Any]] = {}
+    for tag, idx in by_tag.items():
         out[tag] = {
             "n_samples": len(idx),
             "summary": {s.name: summarise(s, columns[s.name].take(idx), ci) for s in specs},

@@ -18,6 +18,10 @@ from .summary import CIConfig, MetricSummary
 
 SCHEMA = "ragauge.results/1"
 
+#: How summary CIs are computed (each entry's ``ci.method`` says which one it got).
+CI_METHODS = {"pass_rate": "wilson", "mean": "bootstrap-bca (percentile when BCa is undefined)",
+              "percentile": "bootstrap-percentile"}
+
 
 @dataclass
 class Results:
@@ -30,6 +34,13 @@ class Results:
     slices: dict[str, dict[str, Any]]
     ci: CIConfig
     source: str | None = None
+    #: paired comparison with a baseline run (``engine.baseline.comparison_block``), when one was given
+    comparison: dict[str, Any] | None = None
+    #: hidden-breakage alarms (``engine.slice_alarms``) and the policy that produced them
+    alarms: list[dict[str, Any]] = field(default_factory=list)
+    slice_policy: dict[str, Any] | None = None
+    #: language of the diagnosis: "ru", "en" or None (the samples' majority language)
+    lang: str | None = None
     created_at: str = field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
 
     @property
@@ -57,26 +68,37 @@ class Results:
                     artifacts[name] = col.artifacts[i]
             samples.append({
                 "id": s.id, "tags": list(s.tags), "question": s.question, "answer": s.answer,
-                "reference": s.reference, "scores": scores, "unscored": unscored, "artifacts": artifacts,
+                "reference": s.reference, "language": s.language, "scores": scores, "unscored": unscored,
+                "artifacts": artifacts,
             })
-        return {
+        doc = {
             "schema": SCHEMA,
             "ragauge_version": __version__,
             "created_at": self.created_at,
             "source": {"path": self.source, "n_samples": len(self.samples)},
             "seed": self.ci.seed,
-            "ci": {"level": self.ci.level, "method": "bootstrap-percentile", "n_resamples": self.ci.n_resamples},
+            "ci": {"level": self.ci.level, "method": "per metric", "n_resamples": self.ci.n_resamples,
+                   "methods": dict(CI_METHODS)},
             "profile": self.profile.to_dict() if self.profile else None,
             "metrics": [s.to_dict() for s in self.specs],
             "summary": {name: s.to_dict() for name, s in self.summary.items()},
             "gates": [g.to_dict() for g in self.gates],
             "passed": self.passed,
+            "comparison": self.comparison,
+            "alarms": list(self.alarms),
+            "slice_checks": self.slice_policy,
+            "diagnosis": [],
             "slices": {
-                tag: {"n_samples": sl["n_samples"], "summary": {m: s.to_dict() for m, s in sl["summary"].items()}}
+                tag: {"n_samples": sl["n_samples"], "summary": {m: s.to_dict() for m, s in sl["summary"].items()},
+                      "checks": dict(sl.get("checks") or {})}
                 for tag, sl in self.slices.items()
             },
             "samples": samples,
         }
+        from ..diagnosis import diagnose
+
+        doc["diagnosis"] = [d.to_dict() for d in diagnose(doc, lang=self.lang)]
+        return doc
 
     def to_json(self, *, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent, allow_nan=False)

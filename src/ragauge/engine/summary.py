@@ -1,4 +1,8 @@
-"""Summarise one metric's per-sample column: aggregate value, CI, counts, unscored reasons."""
+"""Summarise one metric's per-sample column: aggregate value, CI, counts, unscored reasons.
+
+The CI is the Wilson interval for a mean of 0/1 values and a seeded bootstrap otherwise (BCa for
+means, percentile for percentiles); ``ci.method`` records which.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ import numpy as np
 
 from ..metrics.column import ScoreColumn
 from ..metrics.spec import MetricSpec
-from ..stats.intervals import Interval, aggregate, bootstrap_ci
+from ..stats.intervals import Interval, aggregate, metric_ci
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +54,7 @@ def summarise(spec: MetricSpec, column: ScoreColumn, ci: CIConfig) -> MetricSumm
         return MetricSummary(spec, None, None, 0, len(column), column.unscored_counts(), judge=column.provenance)
     pct = spec.percentile
     value = aggregate(values, pct)
-    interval = bootstrap_ci(values, percentile=pct, level=ci.level, n_resamples=ci.n_resamples, seed=ci.seed)
+    # Wilson for pass rates (all values 0/1), bootstrap otherwise: see stats.intervals.metric_ci
+    interval = metric_ci(values, percentile=pct, level=ci.level, n_resamples=ci.n_resamples, seed=ci.seed)
     std = float(np.std(values, ddof=1)) if n > 1 else None
     return MetricSummary(spec, value, interval, n, len(column) - n, column.unscored_counts(), std, column.provenance)

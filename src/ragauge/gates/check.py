@@ -4,6 +4,8 @@ Modes:
 - ``point``: the aggregate itself meets the threshold.
 - ``confident``: the whole 95% CI is on the right side (the lower bound for ``>=``/``>``, the upper
   bound for ``<=``/``<``), so the pass is not an accident of a small sample.
+- ``non_inferior``: against a baseline run, the new run is not worse by more than a margin (one-sided
+  paired test; :mod:`ragauge.gates.noninferior`). Without a baseline such a gate is ``skipped``.
 A gate whose metric was not evaluated in this run is ``skipped`` (shown, not counted); one whose
 metric has no value (every sample unscored) is ``unscored`` and does not pass.
 """
@@ -12,10 +14,13 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ..engine.summary import MetricSummary
 from .profiles import Profile, Threshold
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .noninferior import BaselineScores
 
 _OPS = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt}
 _WORDS = {">=": "at least", ">": "above", "<=": "at most", "<": "below"}
@@ -32,24 +37,38 @@ class GateResult:
     value: float | None = None
     ci_low: float | None = None
     ci_high: float | None = None
+    margin: float | None = None  #: non_inferior only
+    non_inferiority: dict[str, Any] | None = None  #: non_inferior only: the test's numbers
 
     @property
     def passed(self) -> bool:
         return self.status == "pass"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "metric": self.metric, "op": self.op, "threshold": self.threshold, "value": self.value,
             "ci_low": self.ci_low, "ci_high": self.ci_high, "mode": self.mode, "status": self.status,
             "reason": self.reason,
         }
+        if self.mode == "non_inferior":
+            out["margin"] = self.margin
+            out["non_inferiority"] = self.non_inferiority
+        return out
 
 
 def _fmt(x: float, unit: str | None) -> str:
     return f"{x:.0f} {unit}" if unit == "ms" else f"{x:.3f}"
 
 
-def check_threshold(th: Threshold, summaries: Mapping[str, MetricSummary], *, profile: str) -> GateResult:
+def check_threshold(
+    th: Threshold,
+    summaries: Mapping[str, MetricSummary],
+    *,
+    profile: str,
+    baseline: "BaselineScores | None" = None,
+    margin: float | None = None,
+    profile_margin: float | None = None,
+) -> GateResult:
     name = next((m for m in th.metrics if m in summaries), None)
     if name is None:
         what = " or ".join(th.metrics)
@@ -63,6 +82,11 @@ def check_threshold(th: Threshold, summaries: Mapping[str, MetricSummary], *, pr
     if s.value is None:
         return GateResult(name, th.op, th.value, th.mode, "unscored",
                           f"{name} has no value: all {s.n_unscored} samples are unscored; it must be {want}")
+    if th.mode == "non_inferior":
+        from .noninferior import check_non_inferior, resolve_margin
+
+        m, origin = resolve_margin(th, cli=margin, profile=profile_margin)
+        return check_non_inferior(th, s, baseline, margin=m, margin_origin=origin, profile=profile)
     ok = _OPS[th.op](s.value, th.value)
     shown = _fmt(s.value, unit)
     if th.mode == "point":
@@ -88,8 +112,17 @@ def check_threshold(th: Threshold, summaries: Mapping[str, MetricSummary], *, pr
     return GateResult(name, th.op, th.value, th.mode, "pass" if ok_ci else "fail", reason, s.value, lo, hi)
 
 
-def check_gates(profile: Profile, summaries: Mapping[str, MetricSummary]) -> list[GateResult]:
-    return [check_threshold(th, summaries, profile=profile.name) for th in profile.thresholds]
+def check_gates(
+    profile: Profile,
+    summaries: Mapping[str, MetricSummary],
+    *,
+    baseline: "BaselineScores | None" = None,
+    margin: float | None = None,
+) -> list[GateResult]:
+    """Check every threshold. ``baseline`` (paired scores of a baseline run) and ``margin`` (the
+    caller's default margin, e.g. ``--margin``) are used by ``non_inferior`` thresholds only."""
+    return [check_threshold(th, summaries, profile=profile.name, baseline=baseline, margin=margin,
+                            profile_margin=profile.margin) for th in profile.thresholds]
 
 
 def overall_passed(gates: list[GateResult]) -> bool:

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from ..errors import ConfigError, UnknownMetricError
 
 OPS = (">=", "<=", ">", "<")
-MODES = ("point", "confident")
+MODES = ("point", "confident", "non_inferior")
 
 @dataclass(frozen=True, slots=True)
 class Threshold:
@@ -26,6 +26,8 @@ class Threshold:
     op: str
     value: float
     mode: str = "point"
+    #: non_inferior only: the largest tolerated loss against the baseline, in the metric's units
+    margin: float | None = None
 
     @property
     def label(self) -> str:
@@ -35,7 +37,10 @@ class Threshold:
         return f"{self.op} {self.value:g}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"metrics": list(self.metrics), "op": self.op, "value": self.value, "mode": self.mode}
+        out = {"metrics": list(self.metrics), "op": self.op, "value": self.value, "mode": self.mode}
+        if self.margin is not None:
+            out["margin"] = self.margin
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +49,15 @@ class Profile:
     description: str
     k: int | None
     thresholds: tuple[Threshold, ...]
+    #: default margin of this profile's non_inferior thresholds (``None``: the CLI's, else 0.02)
+    margin: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description, "k": self.k,
-                "thresholds": [t.to_dict() for t in self.thresholds]}
+        out = {"name": self.name, "description": self.description, "k": self.k,
+               "thresholds": [t.to_dict() for t in self.thresholds]}
+        if self.margin is not None:
+            out["margin"] = self.margin
+        return out
 
 
 _THRESHOLD_RE = re.compile(r"^\s*(>=|<=|>|<)\s*([-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*$")
@@ -64,11 +74,15 @@ def parse_threshold(key: str, raw: Any, *, where: str, default_mode: str = "poin
     if not metrics:
         raise ConfigError(f"{where}: empty metric name in a threshold")
     mode = default_mode
+    margin = None
     if isinstance(raw, Mapping):
-        unknown = set(raw) - {"op", "value", "mode"}
+        unknown = set(raw) - {"op", "value", "mode", "margin"}
         if unknown:
-            raise ConfigError(f"{where}: threshold for {key!r} has unknown keys {sorted(unknown)}; use op, value, mode")
+            raise ConfigError(f"{where}: threshold for {key!r} has unknown keys {sorted(unknown)}; "
+                              "use op, value, mode, margin")
         op, value, mode = raw.get("op", ">="), raw.get("value"), raw.get("mode", default_mode)
+        if "margin" in raw:
+            margin = check_margin(raw["margin"], where=f"{where}: threshold for {key!r}")
         text = f"{op} {value}"
     elif isinstance(raw, str):
         text = raw
@@ -82,7 +96,14 @@ def parse_threshold(key: str, raw: Any, *, where: str, default_mode: str = "poin
         raise ConfigError(f"{where}: cannot read threshold {raw!r} for {key!r}; write e.g. \">= 0.85\" or \"< 3000\"")
     if mode not in MODES:
         raise ConfigError(f"{where}: unknown gate mode {mode!r} for {key!r}; use one of {', '.join(MODES)}")
-    return Threshold(metrics, m[1], float(m[2]), mode)
+    return Threshold(metrics, m[1], float(m[2]), mode, margin)
+
+
+def check_margin(raw: Any, *, where: str) -> float:
+    """A non-inferiority margin: a finite number >= 0 (in the metric's units)."""
+    if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not raw >= 0 or raw == float("inf"):
+        raise ConfigError(f"{where}: margin must be a number >= 0 in the metric's units (e.g. 0.02), got {raw!r}")
+    return float(raw)
 
 
 def _check_names(th: Threshold, *, where: str) -> None:
@@ -125,13 +146,16 @@ def resolve_profile(
         chain.append(cur)
         cur = table[cur].get("extends")
     merged: dict[str, Threshold] = {}
-    description, prof_k = "", None
+    description, prof_k, prof_margin = "", None, None
     for pname in reversed(chain):
         spec = table[pname]
         where = f"{origin[pname]}, profile {pname!r}"
-        unknown = set(spec) - {"description", "extends", "k", "thresholds", "mode"}
+        unknown = set(spec) - {"description", "extends", "k", "thresholds", "mode", "margin"}
         if unknown:
-            raise ConfigError(f"{where}: unknown keys {sorted(unknown)}; allowed: description, extends, k, mode, thresholds")
+            raise ConfigError(f"{where}: unknown keys {sorted(unknown)}; "
+                              "allowed: description, extends, k, margin, mode, thresholds")
+        if "margin" in spec:
+            prof_margin = check_margin(spec["margin"], where=where)
         default_mode = spec.get("mode", "point")
         for key, raw in (spec.get("thresholds") or {}).items():
             th = parse_threshold(key, raw, where=where, default_mode=default_mode)
@@ -145,5 +169,5 @@ def resolve_profile(
     resolved = []
     for th in merged.values():
         metrics = tuple(m.replace("@k", f"@{kk}") for m in th.metrics)
-        resolved.append(Threshold(metrics, th.op, th.value, th.mode))
-    return Profile(name, description, kk, tuple(resolved))
+        resolved.append(Threshold(metrics, th.op, th.value, th.mode, th.margin))
+    return Profile(name, description, kk, tuple(resolved), prof_margin)

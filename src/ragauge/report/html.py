@@ -5,8 +5,9 @@
 reasons, artifacts) is untrusted and escaped. A Content-Security-Policy meta tag forbids every external
 load, so a stray URL in the data can never make the browser fetch anything.
 
-Sections: header and verdict, gates, metric summary, score distributions, slices, latency, samples,
-footer. Optional parts of the document (gates, slices, samples, CIs, values) may be missing; the report
+Sections: header and verdict, what to fix (diagnosis), hidden breakage (slice alarms), gates (with the
+change against a baseline run, when one was given), metric summary, score distributions, slices (alarmed
+slices highlighted), latency, samples, footer (the parts of the statistics issue live in :mod:`.html_extra`). Optional parts of the document (gates, slices, samples, CIs, values) may be missing; the report
 says so instead of failing.
 """
 
@@ -38,10 +39,14 @@ def render_html(results: Mapping[str, Any]) -> str:
     missing optional key is shown as missing (``—``, "n too small", "no gates") rather than failing.
     """
     _check_schema(results)
+    from . import html_extra
+
     doc = _Doc(results)
     source = _str((results.get("source") or {}).get("path")) or "results"
     body = [
         _header(doc),
+        html_extra.diagnosis_section(doc),
+        html_extra.alarms_section(doc),
         _gates(doc),
         _summary(doc),
         _distributions(doc),
@@ -209,7 +214,9 @@ def _header(doc: _Doc) -> str:
     ]
     dl = "".join(f"<div><dt>{k}</dt><dd>{v}</dd></div>" for k, v in meta)
     desc = f'<p class="profile-desc">{_e(profile.get("description"))}</p>' if profile.get("description") else ""
-    nav = "".join(f'<a href="#{a}">{t}</a>' for a, t in [
+    extra = ([("diagnosis", "What to fix")] if r.get("diagnosis") else []) + \
+        ([("breakage", "Hidden breakage")] if r.get("alarms") else [])
+    nav = "".join(f'<a href="#{a}">{t}</a>' for a, t in extra + [
         ("gates", "Gates"), ("summary", "Metrics"), ("distributions", "Distributions"), ("slices", "Slices"),
         ("latency", "Latency"), ("samples", "Samples")])
     return (
@@ -230,8 +237,11 @@ def _date(value: Any) -> str:
 
 
 def _gates(doc: _Doc) -> str:
+    from .html_extra import comparison_cell, comparison_intro, has_comparison
+
     if not doc.gates:
         return _section("gates", "Quality gates", "", '<p class="empty">No gates in this profile.</p>')
+    compared = has_comparison(doc)
     rows = []
     for g in doc.gates:
         name = _str(g.get("metric"))
@@ -241,11 +251,13 @@ def _gates(doc: _Doc) -> str:
             f'<td class="num">{_ci_text(g.get("ci_low"), g.get("ci_high"), doc, name, g.get("value"))}</td>'
             f'<td class="num">{_e(svg.op_symbol(_str(g.get("op"))))} {_e(doc.fmt(name, g.get("threshold")))}</td>'
             f'<td>{_e(g.get("mode")) or "—"}</td><td>{_badge(g.get("status"))}</td>'
-            f'<td class="reason">{_e(g.get("reason"))}</td></tr>'
+            + (comparison_cell(doc, name) if compared else "")
+            + f'<td class="reason">{_e(g.get("reason"))}</td></tr>'
         )
     head = "<tr><th>Metric</th><th>Value</th><th>95% CI</th><th>Threshold</th><th>Mode</th><th>Status</th>" \
-           "<th>Reason</th></tr>"
-    return _section("gates", "Quality gates", "", _table(head, rows, "gates-table"))
+           + ("<th>vs baseline</th>" if compared else "") + "<th>Reason</th></tr>"
+    return _section("gates", "Quality gates", comparison_intro(doc) if compared else "",
+                    _table(head, rows, "gates-table"))
 
 
 def _table(head: str, rows: Iterable[str], cls: str) -> str:
@@ -305,6 +317,8 @@ def _distributions(doc: _Doc) -> str:
 
 
 def _slices(doc: _Doc) -> str:
+    from .html_extra import slice_status
+
     gated = list(dict.fromkeys(_str(g.get("metric")) for g in doc.gates
                                if g.get("status") != "skipped" and g.get("metric") in doc.summary))
     if not doc.slices or not gated:
@@ -321,11 +335,14 @@ def _slices(doc: _Doc) -> str:
         entries = [("All samples", doc.summary.get(name) or {})] + [
             (_str(tag), ((sl or {}).get("summary") or {}).get(name) or {}) for tag, sl in doc.slices.items()]
         bars = []
-        for label, e in entries:
+        for j, (label, e) in enumerate(entries):
             value, n = _num(e.get("value")), e.get("n")
             ci = e.get("ci") or {}
+            checked = slice_status(doc, label, name) if j else None  # entry 0 is "All samples"
             if value is None:
                 status = "none"
+            elif checked is not None:
+                status = checked
             elif isinstance(n, int) and n < _SMALL_SLICE:
                 status = "small"
             elif th is not None:
@@ -341,7 +358,8 @@ def _slices(doc: _Doc) -> str:
                        f"{chart}</figure>")
     intro = (f"Bars are green when the slice's point estimate meets the gate, red when it does not; whiskers are "
              f"the 95% CI. Slices with fewer than {_SMALL_SLICE} scored samples are hatched and marked "
-             "“too small”: their estimate is not reliable.")
+             "“too small”: their estimate is not reliable. A red outlined bar marked “alarm” is a slice "
+             "significantly below the rest (see Hidden breakage).")
     return _section("slices", "Slices", intro, "".join(figures))
 
 

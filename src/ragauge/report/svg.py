@@ -36,7 +36,8 @@ _OPS = {">=": "≥", "<=": "≤", ">": ">", "<": "<", "==": "="}
 
 @dataclass(frozen=True, slots=True)
 class Bar:
-    """One slice of :func:`slice_bars`. ``status`` is ``pass``, ``fail``, ``small`` (n < 5) or ``none``."""
+    """One slice of :func:`slice_bars`. ``status`` is ``pass``, ``fail``, ``small`` (n < 5), ``alarm``
+    (significantly below the rest: drawn red with a thick outline and labelled) or ``none``."""
 
     label: str
     value: float | None
@@ -255,7 +256,7 @@ def slice_bars(
             out.append(_text(sx(t), bottom + 15, fmt_tick(t), anchor="middle", fill=MUTED))
     out.append(_text(left + plot_w / 2, height - 4, f"{axis or title}{f' ({unit})' if unit else ''}",
                      anchor="middle", fill=MUTED))
-    colours = {"pass": PASS, "fail": FAIL, "small": f"url(#{hatch})", "none": SMALL}
+    colours = {"pass": PASS, "fail": FAIL, "small": f"url(#{hatch})", "none": SMALL, "alarm": FAIL}
     for i, b in enumerate(bars):
         y = top + i * row_h
         mid = y + row_h / 2
@@ -268,11 +269,13 @@ def slice_bars(
             continue
         x0, x1 = sx(0.0 if lo < 0.0 < hi else lo), sx(b.value)
         fill = colours.get(b.status, NEUTRAL)
-        stroke = f' stroke="{SMALL}"' if b.status == "small" else ""
+        stroke = f' stroke="{SMALL}"' if b.status == "small" else \
+            (f' stroke="{INK}" stroke-width="2.5"' if b.status == "alarm" else "")
         out.append(
             f'<rect x="{min(x0, x1):.1f}" y="{y + 5}" width="{max(abs(x1 - x0), 1):.1f}" height="{row_h - 10}" '
             f'fill="{fill}"{stroke}><title>{escape(b.label)}: {fmt_number(b.value, unit)}, n={b.n}'
-            f"{' (too small)' if b.status == 'small' else ''}</title></rect>"
+            f"{' (too small)' if b.status == 'small' else ''}"
+            f"{' (alarm: significantly below the rest)' if b.status == 'alarm' else ''}</title></rect>"
         )
         end = x1
         if b.low is not None and b.high is not None:
@@ -283,9 +286,10 @@ def slice_bars(
                            'stroke-width="1.2"/>')
             end = max(end, c)
         small = ' · too small' if b.status == "small" else ""
+        alarm = f'<tspan fill="{FAIL}" font-weight="700"> ⚠ alarm</tspan>' if b.status == "alarm" else ""
         out.append(
             f'<text x="{end + 6:.1f}" y="{mid + 4:.1f}" fill="{MUTED if small else INK}"{HALO}>'
-            f'{escape(fmt_number(b.value, unit))}<tspan fill="{MUTED}"> · n={b.n}{small}</tspan></text>'
+            f'{escape(fmt_number(b.value, unit))}<tspan fill="{MUTED}"> · n={b.n}{small}</tspan>{alarm}</text>'
         )
     out.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="{MUTED}"/>')
     if threshold is not None:

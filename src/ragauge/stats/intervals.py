@@ -1,13 +1,25 @@
 """Confidence intervals for a metric's aggregate, deterministic for a given seed.
 
-Percentile bootstrap (Efron & Tibshirani 1993, ch. 13): resample the scored values with replacement
-``n_resamples`` times, compute the statistic (mean or a percentile) on each, and take the
-``(1-level)/2`` and ``(1+level)/2`` quantiles of those statistics. Same values + same seed => same interval.
+- **Bootstrap** (Efron & Tibshirani 1993): resample the scored values with replacement ``n_resamples``
+  times and compute the statistic (mean or a percentile) on each. ``method="percentile"`` takes the
+  ``(1-level)/2`` and ``(1+level)/2`` quantiles of those statistics; ``method="bca"`` (means only) moves
+  the quantile levels by the bias correction ``z0`` and the jackknife acceleration ``a`` (Efron 1987),
+  reusing the BCa of :mod:`ragauge.stats.paired`, and falls back to the percentile interval when BCa is
+  not defined (every resample on one side). ``Interval.method`` names what was used.
+- **Wilson score interval** (Wilson 1927) for pass rates, i.e. the mean of 0/1 values
+  (``hit_rate@k``, ``hallucination_rate``, ``toxicity``): with ``p = k/n`` and ``z = Phi^-1((1+level)/2)``,
+  ``(p + z^2/(2n) -+ z sqrt(p(1-p)/n + z^2/(4n^2))) / (1 + z^2/n)``. Unlike the bootstrap it does not
+  collapse to a point when every value is 0 (or 1), and it covers close to the nominal level at small n.
+- :func:`metric_ci` picks: Wilson when every value is 0 or 1 and the aggregate is the mean, else the
+  bootstrap (BCa for means, percentile for percentiles).
+Same values + same seed => same interval.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 
@@ -36,6 +48,11 @@ def aggregate(values: np.ndarray, percentile: float | None = None) -> float:
     return float(np.percentile(values, percentile))
 
 
+def _check_level(level: float) -> None:
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+
+
 def bootstrap_ci(
     values: np.ndarray,
     *,
@@ -43,10 +60,12 @@ def bootstrap_ci(
     level: float = 0.95,
     n_resamples: int = 2000,
     seed: int = 0,
+    method: str = "percentile",
 ) -> Interval | None:
-    """Percentile-bootstrap interval of the mean (or of ``percentile``) of ``values``.
+    """Bootstrap interval of the mean (or of ``percentile``) of ``values``.
 
-    Returns ``None`` when fewer than 2 values exist (no interval can be estimated).
+    ``method`` is ``"percentile"`` or ``"bca"`` (means only; percentiles always use the percentile
+    interval, the jackknife being unreliable for quantiles). Returns ``None`` when fewer than 2 values exist.
 
     >>> iv = bootstrap_ci(np.array([0.0, 1.0, 1.0, 1.0]), seed=0)
     >>> 0.0 <= iv.low <= 0.75 <= iv.high <= 1.0
@@ -56,8 +75,9 @@ def bootstrap_ci(
     n = values.size
     if n < 2:
         return None
-    if not 0 < level < 1:
-        raise ValueError(f"level must be in (0, 1), got {level}")
+    _check_level(level)
+    if method not in ("percentile", "bca"):
+        raise ValueError(f"method must be 'percentile' or 'bca', got {method!r}")
     rng = np.random.default_rng(seed)
     stats = np.empty(n_resamples, dtype=np.float64)
     block = max(1, min(n_resamples, _BLOCK_CELLS // n))
@@ -70,5 +90,61 @@ def bootstrap_ci(
         else:
             stats[start:stop] = np.percentile(draws, percentile, axis=1)
     alpha = (1 - level) / 2
-    low, high = np.quantile(stats, [alpha, 1 - alpha])
-    return Interval(float(low), float(high), level, "bootstrap-percentile", n)
+    probs: tuple[float, float] = (alpha, 1 - alpha)
+    used = "bootstrap-percentile"
+    if method == "bca" and percentile is None:
+        # One home for the BCa formula: paired.py's, applied to the one-sample mean (d = the values).
+        # Imported here because paired.py imports this module.
+        from .paired import _bca_probs
+
+        bca = _bca_probs(stats, float(values.mean()), values, probs)
+        if bca is not None:
+            probs, used = bca, "bootstrap-bca"
+    low, high = np.quantile(stats, probs)
+    return Interval(float(low), float(high), level, used, n)
+
+
+def wilson_ci(successes: int, n: int, *, level: float = 0.95) -> Interval | None:
+    """Wilson score interval of a proportion ``successes / n``; ``None`` when ``n < 2``.
+
+    >>> iv = wilson_ci(8, 10)
+    >>> round(iv.low, 4), round(iv.high, 4)
+    (0.4902, 0.9433)
+    """
+    if n < 2:
+        return None
+    _check_level(level)
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be in [0, n], got {successes} of {n}")
+    z = NormalDist().inv_cdf((1 + level) / 2)
+    p = successes / n
+    z2n = z * z / n
+    centre = (p + z2n / 2) / (1 + z2n)
+    half = z / (1 + z2n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    # At p = 0 (p = 1) the bound is exactly 0 (1); clip the rounding, which could leave 1e-17.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return Interval(low, high, level, "wilson", n)
+
+
+def is_binary(values: np.ndarray) -> bool:
+    """Every value is exactly 0 or 1 (a pass rate)."""
+    values = np.asarray(values)
+    return bool(values.size) and bool(np.all((values == 0) | (values == 1)))
+
+
+def metric_ci(
+    values: np.ndarray,
+    *,
+    percentile: float | None = None,
+    level: float = 0.95,
+    n_resamples: int = 2000,
+    seed: int = 0,
+) -> Interval | None:
+    """The interval a summary reports: Wilson for a mean of 0/1 values, else the bootstrap
+    (BCa for means, percentile for percentiles)."""
+    values = np.asarray(values, dtype=np.float64)
+    if percentile is None and is_binary(values):
+        return wilson_ci(int(values.sum()), int(values.size), level=level)
+    return bootstrap_ci(values, percentile=percentile, level=level, n_resamples=n_resamples, seed=seed,
+                        method="bca" if percentile is None else "percentile")

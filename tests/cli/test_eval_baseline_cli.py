@@ -1,0 +1,81 @@
+"""`ragauge eval --baseline/--margin/--intersection/--lang`: exit codes and what is printed."""
+
+import json
+
+from ragauge.cli.main import main
+
+
+def _write(path, rows):
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8")
+    return path
+
+
+def _rows(n=40, *, shift=0, miss_every=0):
+    out = []
+    for i in range(n):
+        miss = miss_every and i % miss_every == 0
+        out.append({"id": f"q{i + shift}", "question": "Сколько стоит доставка?",
+                    "retrieved_ids": ["x", "y"] if miss else ["a", "b"], "relevant_ids": {"a": 1},
+                    "latency_ms": 1000, "retrieval_ms": 50, "ttft_ms": 200})
+    return out
+
+
+PROFILE = '[profiles.guard]\nmode = "non_inferior"\nthresholds = { "mrr@5" = ">= 0.5" }\n'
+
+
+def test_baseline_pass_and_regression_fail(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ragauge.toml").write_text(PROFILE, encoding="utf-8")
+    base = _write(tmp_path / "base.jsonl", _rows())
+    assert main(["eval", str(base), "--out", "b", "--profile", "none", "--metrics", "mrr@5"]) == 0
+    capsys.readouterr()
+    assert main(["eval", str(base), "--out", "n", "--profile", "guard", "--baseline", "b/results.json"]) == 0
+    out = capsys.readouterr().out
+    assert "vs baseline" in out and "→ +0.000" in out and "Compared with baseline b/results.json" in out
+    worse = _write(tmp_path / "worse.jsonl", _rows(miss_every=3))
+    code = main(["eval", str(worse), "--out", "w", "--profile", "guard", "--baseline", "b", "--margin", "0.05"])
+    out = capsys.readouterr().out
+    assert code == 1 and "↓ -0.350" in out and "worse" in out
+    doc = json.loads((tmp_path / "w" / "results.json").read_text(encoding="utf-8"))
+    gate = doc["gates"][0]
+    assert gate["mode"] == "non_inferior" and gate["margin"] == 0.05 and gate["status"] == "fail"
+    assert "not shown to be within the margin 0.05" in gate["reason"]
+    md = (tmp_path / "w" / "report.md").read_text(encoding="utf-8")
+    assert "| vs baseline |" in md and "↓ -0.350" in md and "(non-inferior)" in md
+    html = (tmp_path / "w" / "report.html").read_text(encoding="utf-8")
+    assert "<th>vs baseline</th>" in html and "change-worse" in html
+
+
+def test_different_ids_exit_2_unless_intersection(tmp_path, capsys):
+    base = _write(tmp_path / "base.jsonl", _rows())
+    assert main(["eval", str(base), "--out", str(tmp_path / "b"), "--metrics", "mrr@5", "-q"]) == 0
+    other = _write(tmp_path / "other.jsonl", _rows(shift=3))
+    args = ["eval", str(other), "--out", str(tmp_path / "o"), "--metrics", "mrr@5", "--baseline", str(tmp_path / "b")]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "not scored on the same samples" in err and "--intersection" in err
+    assert main(args + ["--intersection", "-q"]) == 0
+    doc = json.loads((tmp_path / "o" / "results.json").read_text(encoding="utf-8"))
+    assert doc["comparison"]["baseline"]["n_common"] == 37
+
+
+def test_lang_flag_and_diagnosis_in_the_table(tmp_path, capsys):
+    data = _write(tmp_path / "s.jsonl", _rows(miss_every=2))
+    assert main(["eval", str(data), "--out", str(tmp_path / "o")]) == 1
+    out = capsys.readouterr().out
+    assert "Что исправить:" in out and "Сначала почините поиск" in out
+    assert main(["eval", str(data), "--out", str(tmp_path / "o"), "--lang", "en"]) == 1
+    out = capsys.readouterr().out
+    assert "What to fix:" in out and "[critical] Fix retrieval first" in out
+    doc = json.loads((tmp_path / "o" / "results.json").read_text(encoding="utf-8"))
+    assert doc["diagnosis"][0]["code"] == "retrieval_first"
+
+
+def test_help_lists_the_new_options(capsys):
+    try:
+        main(["eval", "--help"])
+    except SystemExit:
+        pass
+    out = capsys.readouterr().out
+    for opt in ("--baseline", "--margin", "--intersection", "--min-slice", "--lang"):
+        assert opt in out
