@@ -123,3 +123,13 @@ def test_without_baseline_or_metric_or_pairs():
     g = check_gates(prof, {"ndcg@10": _summary("ndcg@10", [0.5, 0.6])},
                     baseline=FakeBaseline(one, {"ndcg@10": {"q0": 0.5, "q1": 0.6}}))[0]
     assert g.status == "fail" and "only 1 sample(s)" in g.reason
+
+
+def test_default_margin_is_in_the_metric_unit():
+    from ragauge.gates.noninferior import DEFAULT_MARGIN, DEFAULT_MARGIN_MS, resolve_margin
+    from ragauge.gates.profiles import Threshold
+
+    th = Threshold(("latency_p95",), "<", 3000.0, "non_inferior")
+    assert resolve_margin(th, cli=None, profile=None, unit="ms") == (DEFAULT_MARGIN_MS, "default")
+    assert resolve_margin(th, cli=None, profile=None, unit=None) == (DEFAULT_MARGIN, "default")
+    assert resolve_margin(th, cli=50.0, profile=None, unit="ms") == (50.0, "--margin")

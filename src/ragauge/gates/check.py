@@ -85,7 +85,7 @@ def check_threshold(
     if th.mode == "non_inferior":
         from .noninferior import check_non_inferior, resolve_margin
 
-        m, origin = resolve_margin(th, cli=margin, profile=profile_margin)
+        m, origin = resolve_margin(th, cli=margin, profile=profile_margin, unit=unit)
         return check_non_inferior(th, s, baseline, margin=m, margin_origin=origin, profile=profile)
     ok = _OPS[th.op](s.value, th.value)
     shown = _fmt(s.value, unit)

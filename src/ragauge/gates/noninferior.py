@@ -18,8 +18,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..stats.paired import Pairing
     from .check import GateResult
 
-#: Margin used when neither the threshold, the caller (``--margin``) nor the profile sets one.
+#: Margin used when neither the threshold, the caller (``--margin``) nor the profile sets one:
+#: 0.02 on a 0-1 score; 100 ms on a timing (a 0.02 ms margin would fail on noise).
 DEFAULT_MARGIN = 0.02
+DEFAULT_MARGIN_MS = 100.0
 ALPHA = 0.05
 
 
@@ -34,13 +36,15 @@ class BaselineScores(Protocol):
         """Scores of ``metric`` paired by id with this run's, or ``None`` when the baseline lacks it."""
 
 
-def resolve_margin(th: Threshold, *, cli: float | None, profile: float | None) -> tuple[float, str]:
+def resolve_margin(
+    th: Threshold, *, cli: float | None, profile: float | None, unit: str | None = None
+) -> tuple[float, str]:
     """The margin and where it came from: the threshold's own, else the caller's, else the profile's,
-    else :data:`DEFAULT_MARGIN`."""
+    else :data:`DEFAULT_MARGIN` (:data:`DEFAULT_MARGIN_MS` for metrics in milliseconds)."""
     for value, origin in ((th.margin, "threshold"), (cli, "--margin"), (profile, "profile")):
         if value is not None:
             return float(value), origin
-    return DEFAULT_MARGIN, "default"
+    return (DEFAULT_MARGIN_MS if unit == "ms" else DEFAULT_MARGIN), "default"
 
 
 def _f(x: float, unit: str | None) -> str:
