@@ -22,10 +22,17 @@ def register(sub) -> None:
     p.add_argument("--profile", "-p", help="threshold profile (default: from ragauge.toml, else 'dashboard'); "
                    "'none' for no gates")
     p.add_argument("--k", type=int, help="cutoff that replaces @K in the profile")
-    p.add_argument("--judge", default="auto", choices=("auto", "offline", "none"),
+    p.add_argument("--judge", default="auto",
                    help="judge for faithfulness, relevancy, correctness, context and toxicity metrics: "
-                   "'offline' (models from PyPI packages, no API key), 'none' (leave judge metrics out of the "
-                   "defaults), 'auto' (offline when installed; default)")
+                   "'offline' (models from PyPI packages, no API key), 'openai:MODEL@URL' (any OpenAI-compatible "
+                   "endpoint; key from RAGAUGE_LLM_API_KEY), 'none' (leave judge metrics out of the defaults), "
+                   "'auto' (offline when installed; default)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="with an LLM judge: count the calls and tokens the run would pay for, spend nothing")
+    p.add_argument("--max-calls", type=int, help="LLM judge budget: stop cleanly after this many calls (exit 4)")
+    p.add_argument("--max-tokens", type=int, help="LLM judge budget: stop cleanly after this many tokens (exit 4)")
+    p.add_argument("--max-usd", type=float, help="LLM judge budget: stop cleanly past this cost (needs --prices)")
+    p.add_argument("--prices", help="TOML price table: [prices] MODEL = {input = USD per 1M, output = USD per 1M}")
     p.add_argument("--out", "-o", default="ragauge-report", help="output folder (default: ragauge-report)")
     p.add_argument("--format", "-f", choices=FORMATS, default="table", help="what to print (default: table)")
     p.add_argument("--field-map", action="append", default=[], metavar="THEIRS=OURS",
@@ -71,6 +78,36 @@ def _progress(quiet: bool):
     return show
 
 
+def _judge(args: argparse.Namespace):
+    """``--judge`` and the budget options -> what ``evaluate(judge=...)`` takes."""
+    from ..errors import ConfigError
+
+    spec = args.judge
+    llm = spec.split(":", 1)[0] in ("openai", "llm")
+    budget_given = any(x is not None for x in (args.max_calls, args.max_tokens, args.max_usd, args.prices))
+    if not llm:
+        if spec not in ("auto", "offline", "none"):
+            raise ConfigError(f"--judge {spec!r}: use auto, offline, none, or openai:MODEL@URL")
+        if args.dry_run or budget_given:
+            raise ConfigError("--dry-run and the budget options apply to an LLM judge (--judge openai:MODEL@URL)")
+        return None if spec == "none" else spec
+    from ..judges.llm.budget import Budget, load_prices
+    from ..judges.llm.config import parse_judge_spec
+    from ..judges.llm.judge import LLMJudge
+
+    prices = None
+    if args.prices:
+        model = parse_judge_spec(spec)[0]
+        table = load_prices(args.prices)
+        if model not in table:
+            raise ConfigError(f"{args.prices}: no price for model {model!r}; known: {', '.join(sorted(table)) or 'none'}")
+        prices = table[model]
+    if args.max_usd is not None and prices is None:
+        raise ConfigError("--max-usd needs --prices FILE with a price for the judge's model")
+    budget = Budget(max_calls=args.max_calls, max_tokens=args.max_tokens, max_cost=args.max_usd, prices=prices)
+    return LLMJudge.from_spec(spec, budget=budget, dry_run=args.dry_run)
+
+
 def run(args: argparse.Namespace) -> int:
     from ..config import load_config
     from ..engine import evaluate
@@ -84,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
 
         data = str(samples_path())
     profile = args.profile or cfg.profile or "dashboard"
+    judge = _judge(args)
     metrics = args.metrics if args.metrics else (list(cfg.metrics) if cfg.metrics else None)
     results = evaluate(
         data,
@@ -94,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         ci_level=cfg.ci_level,
         n_resamples=cfg.n_resamples,
         user_profiles=cfg.profiles,
-        judge=None if args.judge == "none" else args.judge,
+        judge=judge,
         field_map=_field_map(args.field_map),
         progress=_progress(args.quiet),
         baseline=args.baseline,
@@ -105,6 +143,9 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.data == "demo":
         results.source = "demo"
+    if args.dry_run:
+        print(judge.plan.summary())
+        return int(ExitCode.OK)
     written = results.save(args.out)
     if not args.quiet:
         doc = results.to_dict()

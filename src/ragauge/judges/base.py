@@ -48,11 +48,16 @@ def get_judge(judge: Any = None) -> Judge:
         from .offline.judge import OfflineJudge
 
         return OfflineJudge.shared()
+    if isinstance(judge, str) and judge.split(":", 1)[0] in ("openai", "llm"):
+        from .llm.judge import LLMJudge
+
+        return LLMJudge.from_spec(judge)
     if isinstance(judge, str):
         from ..errors import ConfigError
 
         raise ConfigError(
-            f"unknown judge {judge!r}; this version has the offline judge ('offline'). "
-            "Pass a judge object to use your own."
+            f"unknown judge {judge!r}; use 'offline', or an OpenAI-compatible endpoint: 'openai' (model and URL "
+            "from RAGAUGE_LLM_MODEL / RAGAUGE_LLM_BASE_URL), 'openai:MODEL' or 'openai:MODEL@URL'. "
+            "Or pass a judge object."
         )
     return judge

@@ -71,3 +71,40 @@ class Provenance:
 
     def to_dict(self) -> dict[str, Any]:
         return {"judge": self.judge, "model": self.model, "version": self.version, **self.details}
+
+
+# --- "could not judge this one" ------------------------------------------------------------------
+# The door returns lists aligned with the inputs, so a failed item cannot be left out (that would
+# misalign the batch) nor become a silent default. A judge puts a marker where the value would be:
+# ``claims``/``verify`` return an empty :class:`UnscoredList` carrying the reason and raw reply;
+# ``relevance`` returns the :class:`Unscored` itself. Metrics check with :func:`unscored_of` and mark
+# the sample unscored with the reason, keeping ``Unscored.artifact()`` in its artifacts.
+
+UNPARSEABLE = "judge reply unparseable"
+CALL_FAILED = "judge call failed"
+
+
+@dataclass(frozen=True, slots=True)
+class Unscored:
+    reason: str  #: :data:`UNPARSEABLE` or :data:`CALL_FAILED`
+    error: str  #: the parser's or the client's message
+    raw: str | None = None  #: the last reply, as the server sent it
+    prompt: str | None = None  #: prompt id, e.g. "verify.ru@1"
+
+    def artifact(self) -> dict[str, Any]:
+        return {"judge_error": f"{self.reason}: {self.error}", "raw_reply": self.raw, "prompt": self.prompt}
+
+
+class UnscoredList(list):
+    """An empty list that says why it is empty."""
+
+    def __init__(self, unscored: Unscored) -> None:
+        super().__init__()
+        self.unscored = unscored
+
+
+def unscored_of(value: Any) -> Unscored | None:
+    """The :class:`Unscored` marker of a judge result, or ``None`` for a real result."""
+    if isinstance(value, Unscored):
+        return value
+    return getattr(value, "unscored", None) if isinstance(value, UnscoredList) else None

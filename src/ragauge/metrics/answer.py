@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..data.schema import Sample
+from ..judges.types import unscored_of
 from ..scores.claims import claim_f1, correctness
 from ._judging import languages
 from .column import ScoreColumn
@@ -46,7 +47,11 @@ def _relevancy(samples: Sequence[Sample], langs, judge) -> ScoreColumn:
         if r:
             values[i], arts[i] = 0.0, {"refusal": True}
     for i, v in zip(asked, scores):
-        values[i] = v
+        failed = unscored_of(v)
+        if failed:
+            reasons[i], arts[i] = failed.reason, failed.artifact()
+        else:
+            values[i] = v
     return ScoreColumn(values, reasons, arts, judge.provenance().to_dict())
 
 
@@ -78,6 +83,9 @@ def _correctness(samples: Sequence[Sample], langs, judge) -> ScoreColumn:
                        "reason": "both decline to answer" if both else
                        ("the answer asserts claims where the reference declines" if asserted
                         else "the answer declines where the reference answers")}
+        elif unscored_of(ans_claims[j]) or unscored_of(ref_claims[j]):
+            failed = unscored_of(ans_claims[j]) or unscored_of(ref_claims[j])
+            reasons[i], arts[i] = failed.reason, failed.artifact()
         elif not ans_claims[j] or not ref_claims[j]:
             reasons[i] = "no claims in the answer" if not ans_claims[j] else "no claims in the reference"
         else:
@@ -87,6 +95,10 @@ def _correctness(samples: Sequence[Sample], langs, judge) -> ScoreColumn:
     sims = judge.similarity([ans[j] for j in pairs], [ref[j] for j in pairs])
     for m, j in enumerate(pairs):
         a_v, r_v = verdicts[m], verdicts[len(pairs) + m]
+        failed = unscored_of(a_v) or unscored_of(r_v)
+        if failed:
+            reasons[todo[j]], arts[todo[j]] = failed.reason, failed.artifact()
+            continue
         p, r, f = claim_f1([v.supported for v in a_v], [v.supported for v in r_v])
         sim = float(sims[m])
         values[todo[j]] = correctness(f, sim)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..data.schema import Sample
+from ..judges.types import unscored_of
 from ..scores.claims import supported_fraction
 from ..scores.context import f1, rank_weighted_precision
 from ._judging import languages
@@ -65,6 +66,12 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) ->
         if basis[i] is None:
             prec_r[i] = "no reference and no answer"
             continue
+        failed = unscored_of(claims[i])
+        if failed:
+            prec_r[i] = failed.reason
+            rec_r[i] = rec_r[i] or failed.reason
+            arts[i] = failed.artifact()
+            continue
         if refusals[i] or not claims[i]:
             why = f"the {basis[i]} has no claims" + (" (it declines to answer)" if refusals[i] else "")
             prec_r[i] = why
@@ -78,13 +85,23 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) ->
             owners.append((i, c))
     verdicts = judge.verify(items)
     useful: dict[int, list[bool]] = {}
+    failed_items: dict[int, object] = {}
     for (i, c), v in zip(owners, verdicts):
+        if unscored_of(v):
+            failed_items.setdefault(i, unscored_of(v))
+            continue
         if c == -1:
             if rec_r[i] is None:
                 rec[i] = supported_fraction([x.supported for x in v])
                 arts[i] = {"basis": basis[i], "claims": [x.to_dict() for x in v]}
         else:
             useful.setdefault(i, []).append(any(x.supported for x in v))
+    for i, failed in failed_items.items():  # any failed verify call leaves the sample unscored
+        prec[i] = rec[i] = None
+        prec_r[i] = failed.reason
+        rec_r[i] = rec_r[i] or failed.reason
+        arts[i] = failed.artifact()
+        useful.pop(i, None)
     for i, flags in useful.items():
         prec[i] = rank_weighted_precision(flags)
         arts[i] = {**(arts[i] or {"basis": basis[i]}), "useful_contexts": flags}

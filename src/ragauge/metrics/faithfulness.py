@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..data.schema import Sample
+from ..judges.types import unscored_of
 from ..scores.claims import supported_fraction
 from ._judging import claims_artifact, languages
 from .column import ScoreColumn
@@ -54,7 +55,11 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) ->
     verdicts = judge.verify([(c, samples[i].context_texts, langs[i]) for i, c in zip(todo, claims)])
     faith: list[float | None] = [None] * len(samples)
     arts: list[dict | None] = [None] * len(samples)
-    for i, v in zip(todo, verdicts):
+    for i, c, v in zip(todo, claims, verdicts):
+        failed = unscored_of(c) or unscored_of(v)
+        if failed:  # the judge could not judge this one: say so, keep its raw reply
+            reasons[i], arts[i] = failed.reason, failed.artifact()
+            continue
         value = supported_fraction([x.supported for x in v])
         if value is None:
             reasons[i] = "no claims to check"

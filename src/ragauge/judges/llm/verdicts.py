@@ -1,0 +1,68 @@
+"""Pure pieces of the LLM judge's results: claims as the model wrote them, verdicts for one item, relevancy.
+
+No I/O: these turn parsed replies into the door's types (:class:`ClaimVerdict` with
+:class:`EvidenceSpan`) and compute answer relevancy from generated questions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ..types import CONTRADICTED, SUPPORTED, UNSUPPORTED, ClaimVerdict, EvidenceSpan
+from .spans import locate_in_sources
+
+
+@dataclass(frozen=True, slots=True)
+class LLMClaim:
+    """A claim as the LLM wrote it; ``text[start:end]`` of the judged text is where it was found
+    (``start == end == 0`` when it could not be located: the LLM rephrased beyond recognition)."""
+
+    text: str
+    start: int
+    end: int
+
+
+def relevancy_from_questions(cosines: Sequence[float], noncommittal: bool) -> float | None:
+    """Answer relevancy from generated questions (Ragas' definition).
+
+    ``0`` if the answer is noncommittal, else ``mean_i cos(question, generated_i)`` clipped to [0, 1];
+    ``None`` when no question was generated.
+
+    >>> relevancy_from_questions([0.9, 0.7], False)
+    0.8
+    >>> relevancy_from_questions([0.9], True)
+    0.0
+    """
+    if noncommittal:
+        return 0.0
+    if not cosines:
+        return None
+    return float(min(1.0, max(0.0, sum(cosines) / len(cosines))))
+
+
+def offsets(claim: Any) -> tuple[int, int]:
+    start, end = getattr(claim, "start", 0), getattr(claim, "end", 0)
+    return (start, end) if isinstance(start, int) and isinstance(end, int) else (0, 0)
+
+
+def to_verdict(text: str, claim: Any, v: Any, idx: list[int], sources: list[str], *, full: bool) -> ClaimVerdict:
+    """One verdict for an item holding ``sources`` (``idx``: their positions in the union asked about)."""
+    cited = tuple(k for k, u in enumerate(idx) if u in v.sources)
+    label = v.label if (full or cited) else UNSUPPORTED
+    reason = v.reason
+    if not full and not cited and v.label != UNSUPPORTED:
+        reason = f"decided by other sources ({v.label}): {v.reason}".strip()
+    evidence, features = None, {"quote_found": 0.0, "sources_cited": float(len(cited))}
+    if v.quote and label != UNSUPPORTED:
+        hit = locate_in_sources(v.quote, sources, prefer=cited)
+        if hit is not None:
+            s, a, b, method = hit
+            evidence = EvidenceSpan(s, a, b, sources[s][a:b])
+            features["quote_found"] = 1.0 if method != "fuzzy" else 0.5
+        else:
+            reason = f"{reason} [quote not found in the sources: {v.quote[:80]!r}]".strip()
+    prob = 1.0 if label == SUPPORTED else 0.0
+    start, end = offsets(claim)
+    return ClaimVerdict(text, start, end, label if label in (SUPPORTED, UNSUPPORTED, CONTRADICTED) else UNSUPPORTED,
+                        prob, evidence, reason, features)

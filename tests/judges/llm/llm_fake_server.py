@@ -1,0 +1,188 @@
+"""A scripted OpenAI-compatible chat server on loopback that injects faults on demand.
+
+``server.push({...}, ...)`` queues actions for the next requests, in order; with the queue empty the
+``responder(body) -> content`` answers. Actions:
+
+- ``{"status": 429, "headers": {"Retry-After": "1"}, "body": "..."}``: that HTTP status;
+- ``{"hang": 1.0}``: sleep before answering normally (the client times out first);
+- ``{"reset": True}``: close the TCP connection abruptly (RST) without an answer;
+- ``{"content": "..."}``: a 200 whose assistant message is this text (garbage, truncated JSON, ...);
+- ``{"http_body": "..."}``: a 200 whose body is this (not a chat completion);
+- ``{"block": threading.Event()}``: wait until the event is set (or forever) -- for crash tests.
+
+``reject_json_schema`` answers any ``response_format.type == "json_schema"`` with HTTP 500, as
+llama-cpp-python 0.3.36 does; ``reject_json_object`` answers json_object with HTTP 400;
+``reject_seed`` answers any request with a ``seed`` with HTTP 400 naming it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import struct
+import threading
+import time
+from collections import deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable
+
+
+def _user(body: dict[str, Any]) -> str:
+    return next(m["content"] for m in body["messages"] if m["role"] == "user")
+
+
+def _system(body: dict[str, Any]) -> str:
+    return next((m["content"] for m in body["messages"] if m["role"] == "system"), "")
+
+
+def judge_responder(body: dict[str, Any]) -> str:
+    """A deterministic 'LLM' for the three judge prompts: claims = sentences, a claim is supported by
+    the sources that contain it (case-insensitive), questions = fixed."""
+    system, user = _system(body), _user(body)
+    if "atomic" in system or "атомарные" in system:
+        text = user.split("\n", 1)[1] if "\n" in user else user
+        return json.dumps({"claims": [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s]}, ensure_ascii=False)
+    if '"verdicts"' in system:
+        head, _, claims_part = user.rpartition("\n\n")
+        sources = re.findall(r"\[(\d+)\] (.*?)(?=\n\n\[\d+\] |\Z)", head.split("\n", 1)[1], re.S)
+        claims = re.findall(r"\[(\d+)\] (.*)", claims_part.split("\n", 1)[1])
+        verdicts = []
+        for num, claim in claims:
+            cited = [int(n) for n, s in sources if claim.lower().rstrip(".") in s.lower()]
+            verdicts.append({"claim": int(num), "verdict": "supported" if cited else "unsupported",
+                             "sources": cited, "quote": claim.rstrip(".") if cited else "",
+                             "reason": "stated in the source" if cited else "not in the sources"})
+        return json.dumps({"verdicts": verdicts}, ensure_ascii=False)
+    if '"questions"' in system:
+        return json.dumps({"questions": ["What is the warranty?", "How long is the warranty?"],
+                           "noncommittal": "don't know" in user.lower()})
+    return "{}"
+
+
+class FakeOpenAI:
+    def __init__(self, responder: Callable[[dict[str, Any]], str] = judge_responder) -> None:
+        self.responder = responder
+        self.script: deque[dict[str, Any]] = deque()
+        self.requests: list[dict[str, Any]] = []
+        self.answered = 0
+        self.reject_json_schema = False
+        self.reject_json_object = False
+        self.reject_seed = False
+        self.usage = (100, 20)
+        self.delay = 0.0
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self._lock = threading.Lock()
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _send(self, status: int, payload: bytes, headers: dict[str, str] | None = None) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                for k, v in (headers or {}).items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self._leave()  # before the client can see the reply and send its next request
+                self.wfile.write(payload)
+
+            def _leave(self) -> None:
+                if getattr(self, "_counted", False):
+                    with fake._lock:
+                        fake.in_flight -= 1
+                    self._counted = False
+
+            def do_POST(self) -> None:  # noqa: N802
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                with fake._lock:
+                    fake.requests.append(body)
+                    action = fake.script.popleft() if fake.script else {}
+                    fake.in_flight += 1
+                    fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
+                self._counted = True
+                try:
+                    self._handle(body, action)
+                finally:
+                    self._leave()
+
+            def _handle(self, body: dict[str, Any], action: dict[str, Any]) -> None:
+                if "block" in action:
+                    action["block"].wait()
+                if "reset" in action:
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    self.connection.close()
+                    self.close_connection = True
+                    return
+                if "hang" in action:
+                    time.sleep(action["hang"])
+                if "status" in action:
+                    self._send(action["status"], action.get("body", '{"error": "scripted"}').encode(),
+                               action.get("headers"))
+                    return
+                rf = (body.get("response_format") or {}).get("type")
+                if fake.reject_seed and "seed" in body:
+                    self._send(400, b'{"error": {"message": "Unrecognized request argument supplied: seed"}}')
+                    return
+                if fake.reject_json_schema and rf == "json_schema":
+                    self._send(500, b'{"error": {"message": "response_format json_schema is not supported"}}')
+                    return
+                if fake.reject_json_object and rf == "json_object":
+                    self._send(400, b'{"error": {"message": "unknown response_format"}}')
+                    return
+                if "http_body" in action:
+                    self._send(200, action["http_body"].encode())
+                    return
+                if fake.delay:
+                    time.sleep(fake.delay)
+                content = action["content"] if "content" in action else fake.responder(body)
+                p, c = fake.usage
+                doc = {"id": "x", "object": "chat.completion", "model": body.get("model"),
+                       "choices": [{"index": 0, "finish_reason": "stop",
+                                    "message": {"role": "assistant", "content": content}}],
+                       "usage": {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}}
+                with fake._lock:
+                    fake.answered += 1
+                self._send(200, json.dumps(doc, ensure_ascii=False).encode())
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def push(self, *actions: dict[str, Any]) -> None:
+        self.script.extend(actions)
+
+    def __enter__(self) -> "FakeOpenAI":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+class StubOffline:
+    """The offline half of the LLM judge without loading models: refusals by keyword, fixed cosine."""
+
+    def __init__(self, cosine: float = 0.8) -> None:
+        self.cosine = cosine
+
+    def refusals(self, texts, langs):
+        return ["don't know" in t.lower() or "не знаю" in t.lower() for t in texts]
+
+    def similarity(self, a, b):
+        import numpy as np
+
+        return np.full(len(a), self.cosine)
+
+    def toxicity(self, texts, langs):
+        return [None for _ in texts]
