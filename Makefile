@@ -17,12 +17,24 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 venv: $(VENV)/.installed
 
+# The LLM judge's integration tests talk to a real llama.cpp server (built once, then cached).
+# Skip it with `make test LLM_SERVER=0`; those tests then skip with the reason.
+LLM_SERVER ?= 1
+$(VENV)/.llm-server: scripts/install_llm_server.sh | $(VENV)/.installed
+	scripts/install_llm_server.sh $(BIN)/python
+	touch $@
+ifeq ($(LLM_SERVER),1)
+TEST_DEPS := $(VENV)/.installed $(VENV)/.llm-server
+else
+TEST_DEPS := $(VENV)/.installed
+endif
+
 # A failed gate (exit 1) is the demo's story, not an error; bad input or a crash (exit >= 2) still fails.
 demo: $(VENV)/.installed
 	@$(BIN)/ragauge eval demo --out $(OUT) --format table; code=$$?; \
 	if [ $$code -le 1 ]; then echo; echo "Open $(OUT)/report.html in a browser."; else exit $$code; fi
 
-test: $(VENV)/.installed
+test: $(TEST_DEPS)
 	$(BIN)/python -m pytest -q
 
 bench: $(VENV)/.installed
