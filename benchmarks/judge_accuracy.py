@@ -7,10 +7,13 @@ Strict split:
 * the training files (RAGTruth, HaluEval, TERRa, WiCE) are scored with grouped 5-fold
   cross-validation: the head is refitted with the code of ``scripts/train_verifier.py`` (same
   hyper-parameters as the shipped weights) on 4 folds and scores the 5th; never in-sample;
-* FaithBench is held out entirely (never trained on): scored end to end with the shipped weights;
+* FaithBench is held out entirely (never trained on): scored end to end with the shipped weights
+  (task "summary": it is a summarisation benchmark; there is no summary head, so the pooled one);
 * MTRAG has human ratings, not labels: Spearman of faithfulness vs the human median.
 
-Per slice: ROC-AUC of (1 - faithfulness) and of (1 - min claim P(supported)) vs ``hallucinated``,
+The training files are scored *routed*: each row by the out-of-fold head of its task family (RAG QA:
+RAGTruth QA + HaluEval -> "qa"; NLI: WiCE + TERRa -> "nli"; RAGTruth Summary -> pooled), each head with
+its own threshold. Per slice: ROC-AUC of (1 - faithfulness) and of (1 - min claim P(supported)) vs ``hallucinated``,
 balanced accuracy and F1 of the hallucinated class for ``hallucinated = faithfulness < 1`` (some
 claim below the shipped threshold); samples/s end to end (claims, evidence, features, head) on up to
 ``--rate-samples`` rows per file, models loaded once, embedding cache empty at the start.
@@ -38,14 +41,16 @@ import train_verifier as T  # noqa: E402  (the training code: the CV refits with
 from ragauge.judges.offline.verifier import Verifier, faithfulness, load_head  # noqa: E402
 
 
-def end_to_end(rows: list[dict], verifier: Verifier, batch: int = 32) -> tuple[list[float | None], list[float | None], float]:
-    """(faithfulness, min P) per row and the wall time, through the real pipeline."""
+def end_to_end(rows: list[dict], verifier: Verifier, batch: int = 32, task: str | None = None
+               ) -> tuple[list[float | None], list[float | None], float]:
+    """(faithfulness, min P) per row and the wall time, through the real pipeline (``task``: the head,
+    None = the verifier's auto routing)."""
     faith, minp = [], []
     t0 = time.perf_counter()
     for i in range(0, len(rows), batch):
         chunk = rows[i : i + batch]
         items = [(T.claims_for(r["answer"], r.get("language")), r["contexts"], r.get("language")) for r in chunk]
-        for verdicts in verifier.verify_many(items):
+        for verdicts in verifier.verify_many(items, task=task):
             faith.append(faithfulness(verdicts))
             minp.append(min((v.probability for v in verdicts), default=None))
     return faith, minp, time.perf_counter() - t0
@@ -106,9 +111,10 @@ def main(argv: list[str] | None = None) -> int:
 
     # 1. training files: grouped 5-fold CV with the training code
     table, _ = T.load_table(args.data, log=lambda *a: None)
-    proba = T.cross_val_proba(table, **kw)
+    proba, thresholds, _ = T.routed_cv(table)  # each row scored by its task family's head (pooled: no head)
+    print("per-head thresholds (OOF): " + ", ".join(f"{n} {t:.2f}" for n, t in thresholds.items()))
     y = np.array([r["hallucinated"] for r in table.rows])
-    s = T.response_scores(table, proba, head.threshold)
+    s = T.response_scores(table, proba, 0.5)  # routed P is rescaled so 0.5 is the head's threshold
     by_file = {r["dataset"]: [] for r in table.rows}
     for r in table.rows:
         by_file[r["dataset"]].append(r)
@@ -126,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     fb = args.data / "faithbench_dev.jsonl"
     if fb.is_file():
         rows = T.load_rows(fb)
-        faith, minp, seconds = end_to_end(rows, verifier)
+        faith, minp, seconds = end_to_end(rows, verifier, task="summary")  # summaries: the summary route (pooled head)
         yy = np.array([r["hallucinated"] for r in rows])
         r = T.metrics(yy, as_scores(faith, minp))
         r["samples_per_s"] = len(rows) / seconds
@@ -138,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         from scipy.stats import spearmanr
 
         rows = T.load_rows(mt)
-        faith, minp, seconds = end_to_end(rows, verifier)
+        faith, minp, seconds = end_to_end(rows, verifier, task="qa")  # multi-turn RAG answers
         human = np.array([float(r.get("human_median", np.nan)) for r in rows])
         f = np.array([np.nan if x is None else x for x in faith])
         ok = ~np.isnan(f) & ~np.isnan(human)

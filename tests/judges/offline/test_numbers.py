@@ -438,3 +438,23 @@ def test_extraction_is_fast():
 def test_consistent_reason():
     assert compare_quantities("Аванс 30%", "Аванс 30%").reason == "the number matches the context"
     assert compare_quantities("Аванс 30%, 5 лет", "Аванс 30%, гарантия 5 лет").reason == "all 2 numbers match the context"
+
+
+@pytest.mark.parametrize("text, value, unit", [("a 3-year warranty", 3.0, "year"), ("a 5-day trip", 5.0, "day"),
+                                               ("10-mm bolts", 10.0, "mm"), ("a two-week trial", 2.0, "week")])
+def test_hyphenated_english_unit_adjectives(text, value, unit):
+    from ragauge.judges.offline.quantities import extract_quantities
+
+    (q,) = extract_quantities(text, "en")
+    assert (q.value, q.unit) == (value, unit)
+
+
+def test_three_year_warranty_is_36_months():
+    assert compare_quantities("The roof has a 3-year warranty.", "Warranty period: 36 months.").status == "consistent"
+
+
+def test_background_turns_missing_into_matched_but_never_contradicts():
+    back = ["Прайс-лист (ред. от 01.03.2026). Укладка плитки 1 150 руб./м²"]
+    assert compare_quantities("Цены от 01.03.2026", "Укладка плитки 1 150 руб./м²").status == "unsupported"
+    assert compare_quantities("Цены от 01.03.2026", "Укладка плитки 1 150 руб./м²", background=back).status == "consistent"
+    assert compare_quantities("Цены от 05.04.2026", "Укладка плитки 1 150 руб./м²", background=back).status == "unsupported"

@@ -30,6 +30,7 @@ Missing evidence (no contexts) gives zeros for every evidence feature and ``has_
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
@@ -71,6 +72,8 @@ SCALAR_NAMES: tuple[str, ...] = (
     "log_tokens",
     "n_content",  # content lemmas outside quantities
     "cyrillic",
+    "clean_sim",  # sim_centroid when no contradiction signal fires (numbers, negation, scope, entities), else 0
+    "stem4_recall_all",  # claim content lemmas (verbs too) sharing a 4-letter prefix with some context lemma
 )
 INTERACTION_NAMES: tuple[str, ...] = tuple(f"absdiff_{i}" for i in range(DIM)) + tuple(f"prod_{i}" for i in range(DIM))
 FEATURE_NAMES: tuple[str, ...] = SCALAR_NAMES + INTERACTION_NAMES
@@ -94,9 +97,32 @@ def word_lemmas(text: str, lang: str | None = None) -> list[str]:
     too would punish exactly the equivalent forms the number check accepts.
     """
     spans = [(q.start, q.end) for q in extract_quantities(text, lang)]
+    skip = _NUMERAL_WORDS | (_UNIT_WORDS if spans else frozenset())
     return [t.lemma for t in analyze(text)
-            if not t.is_stop and not t.is_number and t.pos not in _VERB_POS
+            if not t.is_stop and not t.is_number and t.pos not in _VERB_POS and t.lemma not in skip
             and not any(a <= t.start < b for a, b in spans)]
+
+
+# "одна розетка" is "розетка ... за шт."; "400 кг на квадратный метр" is "400 кг/м²": with a quantity in the
+# claim these words belong to it even where the extractor leaves them outside its span.
+_NUMERAL_WORDS = frozenset({"один", "одна", "одно"})
+
+
+@lru_cache(maxsize=256)
+def _prefixes(known: frozenset[str], prefix: int) -> frozenset[str]:
+    return frozenset(k[:prefix] for k in known if len(k) >= prefix)
+_UNIT_WORDS = frozenset({"квадратный", "кубический", "погонный", "метр", "штука", "square", "cubic", "metre", "meter"})
+
+
+def stem_recall(claim: str, known: Collection[str], prefix: int = 4) -> float:
+    """Share of the claim's content lemmas (verbs included, numbers not) that share a ``prefix``-letter
+    prefix with some lemma of ``known`` (derivations: "покрывать"/"покрытие", "укладывать"/"укладка")."""
+    lemmas = {t.lemma for t in analyze(claim) if not t.is_stop and not t.is_number and t.lemma not in _NUMERAL_WORDS}
+    if not lemmas:
+        return 0.0
+    stems = _prefixes(known, prefix) if isinstance(known, frozenset) else {k[:prefix] for k in known if len(k) >= prefix}
+    hit = sum(1 for lemma in lemmas if lemma in known or (len(lemma) >= prefix and lemma[:prefix] in stems))
+    return hit / len(lemmas)
 
 
 # Russian verbs and verb forms are left to the embedding: answers paraphrase them freely
@@ -190,6 +216,11 @@ def claim_features(
         known = context_lemmas if context_lemmas is not None else set(union)
     else:
         known = context_lemmas if context_lemmas is not None else set()
+    if evidences:
+        contra = (values["num_share_contradicted"] > 0 or values["negation_mismatch"] > 0
+                  or values["scope_mismatch"] > 0 or values["n_entities_missing"] > 0)
+        values["clean_sim"] = 0.0 if contra else values["sim_centroid"]
+        values["stem4_recall_all"] = stem_recall(claim, known)
     distinct = set(align(lemmas, known))
     if distinct:
         novel = [lemma for lemma in distinct if lemma not in known]
@@ -199,4 +230,4 @@ def claim_features(
     return np.concatenate([scalars, interaction(claim_vec, best_vec)])
 
 
-__all__ = ["FEATURE_NAMES", "INTERACTION_NAMES", "N_SCALAR", "SCALAR_NAMES", "align", "claim_features", "interaction", "word_lemmas"]
+__all__ = ["FEATURE_NAMES", "INTERACTION_NAMES", "N_SCALAR", "SCALAR_NAMES", "align", "claim_features", "interaction", "stem_recall", "word_lemmas"]

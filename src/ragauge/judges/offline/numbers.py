@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 
 from ...errors import InputError
 from .quantities import Quantity, extract_quantities
@@ -232,39 +233,65 @@ def _as_texts(evidence: str | Sequence[str]) -> list[str]:
     return texts
 
 
+@lru_cache(maxsize=4096)
+def _text_pool(text: str, lang: str | None) -> tuple[tuple[Quantity, frozenset[str]], ...]:
+    """The comparable quantities of one text with their nearby stems (cached: contexts repeat)."""
+    return tuple((q, _stems(text, q.start, q.end)) for q in extract_quantities(text, lang) if q.kind != "ref")
+
+
+def _best_counterpart(c: Quantity, words: frozenset[str], pool) -> tuple | None:
+    best: tuple | None = None
+    for i, e, e_words in pool:
+        overlap = len(words & e_words) / len(words) if words else 0.0
+        related = _relate(c, e, overlap)
+        if related is None:
+            continue
+        relation, notes = related
+        strong = c.unit is not None and e.unit is not None
+        if relation in MATCH_RELATIONS:
+            key = (2, _MATCH_RANK[relation], strong, overlap, -len(notes))
+        else:
+            key = (1, strong, overlap, -len(notes), _MISMATCH_RANK[relation])
+        if best is None or key > best[0]:
+            best = (key, i, e, relation, notes, overlap)
+    return best
+
+
 def compare_quantities(claim: str, evidence: str | Sequence[str], *, lang: str | None = None,
-                       evidence_lang: str | None = None) -> NumberCheck:
+                       evidence_lang: str | None = None, background: Sequence[str] | None = None) -> NumberCheck:
     """Check every quantity of ``claim`` against the quantities of ``evidence`` (one text or several).
 
     ``lang`` is the claim's language and ``evidence_lang`` the evidence's ("ru"/"en"); each defaults to
     a guess per text, so a Russian answer can be checked against English evidence.
+
+    ``background``: the whole contexts the evidence windows were cut from. A claim quantity with no
+    counterpart in ``evidence`` that *matches* a quantity anywhere in the background (a date in a
+    header, "Прайс-лист (ред. от 01.03.2026)") counts as matched, not missing; the background never
+    creates a contradiction (that needs a same-role counterpart in the evidence).
+
+        >>> compare_quantities("Цены действуют с 01.03.2026", "Укладка плитки 1 150 руб./м²",
+        ...                    background=["Прайс-лист (ред. от 01.03.2026). Укладка плитки 1 150 руб./м²"]).status
+        'consistent'
     """
     if not isinstance(claim, str):
         raise InputError("claim must be a string", field="claim", value=claim)
     texts = _as_texts(evidence)
     claim_qs = [q for q in extract_quantities(claim, lang) if q.kind != "ref"]
-    pool = []  # (evidence index, quantity, nearby stems)
-    for i, text in enumerate(texts):
-        for q in extract_quantities(text, evidence_lang):
-            if q.kind != "ref":
-                pool.append((i, q, _stems(text, q.start, q.end)))
+    pool = [(i, q, stems) for i, text in enumerate(texts) for q, stems in _text_pool(text, evidence_lang)]
+    back_pool = None
     items = []
     for c in claim_qs:
         words = _stems(claim, c.start, c.end)
-        best: tuple | None = None
-        for i, e, e_words in pool:
-            overlap = len(words & e_words) / len(words) if words else 0.0
-            related = _relate(c, e, overlap)
-            if related is None:
+        best = _best_counterpart(c, words, pool)
+        if best is None and background:
+            if back_pool is None:
+                back_pool = [(None, q, stems) for text in _as_texts(list(background))
+                             for q, stems in _text_pool(text, evidence_lang)]
+            found = _best_counterpart(c, words, back_pool)
+            if found is not None and found[3] in MATCH_RELATIONS:
+                _, _, e, relation, notes, overlap = found
+                items.append(QuantityMatch(c, e, relation, None, overlap, 0.0, (*notes, "elsewhere")))
                 continue
-            relation, notes = related
-            strong = c.unit is not None and e.unit is not None
-            if relation in MATCH_RELATIONS:
-                key = (2, _MATCH_RANK[relation], strong, overlap, -len(notes))
-            else:
-                key = (1, strong, overlap, -len(notes), _MISMATCH_RANK[relation])
-            if best is None or key > best[0]:
-                best = (key, i, e, relation, notes, overlap)
         if best is None:
             items.append(QuantityMatch(c, None, "missing", reason=_reason(c, None, "missing")))
             continue

@@ -103,6 +103,7 @@ _RANGE_RE = re.compile(r"\s*(?P<c>[-–—‑]|\.\.\.?|…|до|по|to|and|и)\
 _ORDINAL_RE = re.compile(r"(?:-(?:ый|ий|ой|ая|ое|ые|ого|ому|ым|ом|ую|ых|й|го|му|м|я|е|ю)|st|nd|rd|th)\b",
                          re.IGNORECASE)
 
+_HYPHEN_UNIT_RE = re.compile(r"[-‑](?=[a-z])", re.IGNORECASE)
 _TIMES_RE = re.compile(r"\s*[×xх*]\s*")
 
 
@@ -142,6 +143,14 @@ def _suffix(text: str, pos: int) -> tuple[float, str | None, str | None, int]:
         m = _UNIT_RE.match(text, pos)
         if m:
             unit, pos = _UNIT_GROUPS[m.lastgroup], m.end()
+        elif multiplier == 1.0:
+            # English unit adjectives: "3-year warranty", "5-day", "10-mm", "two-week" (a hyphen, then
+            # a Latin unit word; Russian "5-летний" is left alone)
+            hy = _HYPHEN_UNIT_RE.match(text, pos)
+            if hy:
+                m = _UNIT_RE.match(text, hy.end())
+                if m and m.start() == m.end() - len(m.group().lstrip()) and m.group()[:1].isascii():
+                    unit, pos = _UNIT_GROUPS[m.lastgroup], m.end()
     if unit is not None:
         link = _RATE_LINK_RE.match(text, pos)
         if link:
