@@ -76,7 +76,7 @@ def test_different_ids_are_refused_unless_intersection():
 
 def test_bad_baseline_file(tmp_path):
     (tmp_path / "bad.json").write_text("{oops", encoding="utf-8")
-    with pytest.raises(InputError, match="not valid JSON"):
+    with pytest.raises(InputError, match="invalid JSON"):
         _eval(rows(), profile=None, baseline=tmp_path / "bad.json")
     with pytest.raises(InputError, match="cannot read the baseline"):
         _eval(rows(), profile=None, baseline=tmp_path / "missing.json")

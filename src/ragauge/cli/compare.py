@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any, Callable
 
 
@@ -39,19 +38,10 @@ def register(sub) -> None:
 
 
 def load_results(path: str) -> dict[str, Any]:
-    """Read a results.json file, with a clear error (file, position, fix) when it cannot be read."""
-    from ..errors import InputError
+    """Read a results.json file (or its folder) with a clear error: :func:`ragauge.engine.results.read_results`."""
+    from ..engine.results import read_results
 
-    file = Path(path)
-    if not file.is_file():
-        raise InputError("file not found", file=str(path), hint="pass the results.json written by `ragauge eval`")
-    try:
-        return json.loads(file.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", file=str(path), hint="pass the results.json written by `ragauge eval`") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=str(path), line=exc.lineno,
-                         hint="pass the results.json written by `ragauge eval`") from None
+    return read_results(path)[0]
 
 
 def _check_options(args: argparse.Namespace) -> None:

@@ -9,12 +9,10 @@ metrics) that results.json and the reports show beside every gated metric.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ..errors import InputError
 from ..metrics.column import ScoreColumn
 from ..metrics.spec import MetricSpec
 from ..stats.paired import Pairing, RunScores, compare_runs, pair_by_id, run_scores
@@ -22,22 +20,10 @@ from ..stats.paired import Pairing, RunScores, compare_runs, pair_by_id, run_sco
 
 def read_baseline(baseline: str | Path | Mapping[str, Any]) -> tuple[dict[str, Any], str]:
     """The baseline document and a name for it (its path, or ``"baseline"`` for a dict)."""
-    if isinstance(baseline, Mapping):
-        return dict(baseline), "baseline"
-    path = Path(baseline)
-    if path.is_dir():
-        path = path / "results.json"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read the baseline run: {exc.strerror}", file=str(path),
-                         hint="pass the results.json written by an earlier `ragauge eval` (or its folder)") from None
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"the baseline is not valid JSON: {exc.msg}", file=str(path), line=exc.lineno,
-                         hint="pass the results.json written by `ragauge eval`") from None
-    return doc, str(path)
+    from .results import read_results
+
+    doc, name = read_results(baseline)
+    return doc, ("baseline" if isinstance(baseline, Mapping) else name)
 
 
 def current_scores(samples: Sequence[Any], specs: Sequence[MetricSpec], columns: Mapping[str, ScoreColumn]) -> RunScores:

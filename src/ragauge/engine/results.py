@@ -6,7 +6,7 @@ import datetime as _dt
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from .._version import __version__
 from ..data.schema import Sample
@@ -17,6 +17,47 @@ from ..metrics.spec import MetricSpec
 from .summary import CIConfig, MetricSummary
 
 SCHEMA = "ragauge.results/1"
+
+
+def read_results(source: "str | Path | Mapping[str, Any]") -> tuple[dict[str, Any], str]:
+    """Read a results document written by ``ragauge eval``: a results.json path, its folder, or a dict.
+
+    Returns ``(document, name)``; the one reader behind ``--baseline``, ``compare``, ``plan`` and
+    ``calibrate``. Refuses, with file and fix, what cannot be read and a schema major version it does
+    not know.
+    """
+    from ..errors import InputError
+
+    hint = "pass the results.json written by `ragauge eval` (or its folder)"
+    if isinstance(source, Mapping):
+        doc, name = dict(source), "results"
+    else:
+        path = Path(source)
+        if path.is_dir():
+            path = path / "results.json"
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise InputError("file not found", file=str(path), hint=hint) from None
+        except UnicodeDecodeError:
+            raise InputError("not UTF-8 text", file=str(path), hint=hint) from None
+        except OSError as exc:
+            raise InputError(f"cannot read it: {exc.strerror}", file=str(path), hint=hint) from None
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=str(path), line=exc.lineno,
+                             hint=hint) from None
+        name = str(path)
+    if not isinstance(doc, dict):
+        raise InputError("not a results document (expected a JSON object)", file=name, hint=hint)
+    schema = doc.get("schema")
+    if isinstance(schema, str) and schema.startswith("ragauge.results/") and schema != SCHEMA:
+        major = schema.rsplit("/", 1)[-1].split(".")[0]
+        if major != SCHEMA.rsplit("/", 1)[-1]:
+            raise InputError(f"results schema {schema!r} is not readable by this ragauge (it reads {SCHEMA!r})",
+                             file=name, hint="use the ragauge version that wrote it, or re-run the evaluation")
+    return doc, name
 
 #: How summary CIs are computed (each entry's ``ci.method`` says which one it got).
 CI_METHODS = {"pass_rate": "wilson", "mean": "bootstrap-bca (percentile when BCa is undefined)",
