@@ -78,7 +78,7 @@ def test_bad_baseline_file(tmp_path):
     (tmp_path / "bad.json").write_text("{oops", encoding="utf-8")
     with pytest.raises(InputError, match="invalid JSON"):
         _eval(rows(), profile=None, baseline=tmp_path / "bad.json")
-    with pytest.raises(InputError, match="cannot read the baseline"):
+    with pytest.raises(InputError, match="missing.json: file not found"):
         _eval(rows(), profile=None, baseline=tmp_path / "missing.json")
     with pytest.raises(InputError, match="not a ragauge results file"):
         _eval(rows(), profile=None, baseline={"schema": "x"})
