@@ -347,3 +347,17 @@ def test_unsupported_spans_are_highlighted_in_the_answer():
     assert '<mark class="span-bad" title="contradicted: number &quot;20%&quot; not in context' in page
     assert ">Аванс составляет 20%.</mark>" in page
     assert '<mark class="span-ok"' in page and ">Гарантия 3 года.</mark>" in page
+
+
+def test_judge_section_shows_the_measured_accuracy():
+    doc = {
+        "schema": "ragauge.results/1",
+        "summary": {"faithfulness": {"aggregate": "mean", "value": 0.8, "ci": None, "n": 3, "n_unscored": 0,
+                                     "unscored_reasons": {}, "judge": {
+                                         "judge": "offline", "model": "ragauge-verifier", "version": "v2",
+                                         "measured_accuracy": {"measure": "ROC-AUC", "by_task": {"RAG QA": 0.77},
+                                                               "advice": "Use an LLM judge for summaries.",
+                                                               "how": "benchmarks/judge_accuracy.py"}}}},
+    }
+    page = render_html(doc)
+    assert 'id="judge"' in page and "RAG QA" in page and "0.770" in page and "Use an LLM judge for summaries." in page

@@ -49,6 +49,7 @@ def render_html(results: Mapping[str, Any]) -> str:
         html_extra.alarms_section(doc),
         _gates(doc),
         _summary(doc),
+        html_extra.judge_section(doc),
         _distributions(doc),
         _slices(doc),
         _latency(doc),

@@ -52,6 +52,9 @@ def render_table(results: Mapping[str, Any]) -> str:
             lines += _wrap(text, "  ! ")
     if alarms and (note := too_small_note(results)):
         lines += _wrap(note, "  ")
+    judge = _judge_line(results)
+    if judge:
+        lines += [""] + _wrap(judge, "")
     diags = results.get("diagnosis") or []
     if diags:
         lines += ["", f"{diagnosis_heading(results)}:"]
@@ -66,3 +69,15 @@ def render_table(results: Mapping[str, Any]) -> str:
 def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
     rest = " " * len(indent)
     return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=rest, break_on_hyphens=False) or [indent]
+
+
+def _judge_line(results: Mapping[str, Any]) -> str | None:
+    """One line naming the judge of the judge metrics and its measured accuracy per task type."""
+    for entry in results.get("summary", {}).values():
+        j = entry.get("judge") if isinstance(entry, Mapping) else None
+        if isinstance(j, Mapping):
+            acc = j.get("measured_accuracy") or {}
+            tasks = "; ".join(f"{t} {v:.2f}" for t, v in (acc.get("by_task") or {}).items())
+            head = f"Judge: {j.get('judge')} ({j.get('model')}, {j.get('version')})."
+            return head + (f" Measured {acc.get('measure', 'accuracy')}: {tasks}. {acc.get('advice', '')}" if tasks else "")
+    return None

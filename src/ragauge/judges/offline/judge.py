@@ -26,6 +26,14 @@ def _relevancy_calibration() -> dict[str, float]:
     return json.loads(text)
 
 
+@lru_cache(maxsize=1)
+def _measured_accuracy() -> dict:
+    """The verifier's measured accuracy per task type (from benchmarks/judge_accuracy.py), shown in reports
+    so users know when to switch to an LLM judge."""
+    text = resources.files(__package__).joinpath("verifier_accuracy.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
 class OfflineJudge:
     name = "offline"
     _shared: "OfflineJudge | None" = None
@@ -58,7 +66,8 @@ class OfflineJudge:
     def provenance(self) -> Provenance:
         from .verifier import weights_version
 
-        return Provenance("offline", f"ragauge-verifier + {self.embedder.model_id}", weights_version())
+        return Provenance("offline", f"ragauge-verifier + {self.embedder.model_id}", weights_version(),
+                          {"measured_accuracy": _measured_accuracy()})
 
     # --- the door ---------------------------------------------------------------------------
     def claims(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[list[Any]]:
