@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from ragauge.scores import ranking as rk
-from ragauge.scores._columns import _rank_order, batch_from_columns, rank_groups
+from ragauge.scores._columns import _rank_order, batch_from_columns, rank_groups, scored_batch
 
 MEASURES = ["ndcg@10", "ndcg", "mrr@5", "mrr", "recall@20", "precision@5", "map@20", "map", "hit_rate@3", "r_precision"]
 
@@ -92,3 +92,80 @@ def test_max_depth_cuts_uniform_and_uneven_rows():
     zero = batch_from_columns(np.array([3, 3]), grades, np.array([2, 2]), np.array([1, 2, 1, 3.0]), rel_level=0,
                               max_depth=2)
     assert zero.judged.tolist() == [[True, True], [True, False]]
+
+
+# --------------------------------------------------------------------------- scored_batch (the usual dict door)
+
+
+def _sorted_case(seed: int, *, n_queries: int = 80, max_depth: int = 300):
+    """Strictly descending scores (the fast path), uneven depths (some empty, some > 256), odd grades."""
+    rng = np.random.default_rng(seed)
+    run, qrels = {}, {}
+    for q in range(n_queries):
+        depth = int(rng.choice([0, 1, 2, 7, 100, max_depth]))
+        docs = [f"d{x}" for x in rng.choice(1000, size=depth, replace=False)]
+        scores = np.sort(rng.normal(size=depth) * 10.0 ** int(rng.integers(-3, 4)))[::-1]
+        if depth > 2 and q % 5 == 0:
+            scores[0], scores[-1] = np.inf, -np.inf
+        if len(set(scores.tolist())) < depth:
+            continue
+        run[f"q{q}"] = {d: float(s) for d, s in zip(docs, scores)}
+        judged = rng.choice(1000, size=int(rng.integers(0, 40)), replace=False)
+        grades = rng.choice([-1.0, 0.0, 0.5, 1.0, 2.0, 3.0, np.nan], judged.size)
+        if q % 7 != 3:  # some run queries have no qrels at all
+            qrels[f"q{q}"] = {f"d{x}": float(g) for x, g in zip(judged, grades)}
+    qrels["only_in_qrels"] = {"d1": 1.0}
+    return run, qrels
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("rel_level", [0, 0.5, 1, 2])
+def test_scored_batch_equals_reference(seed, rel_level):
+    run, qrels = _sorted_case(seed)
+    qids = [q for q in run if q in qrels]
+    batch = scored_batch([run[q] for q in qids], [qrels[q] for q in qids], rel_level=rel_level)
+    assert batch is not None
+    expected = _reference(run, qrels, rel_level)
+    np.testing.assert_array_equal(batch.gains, expected.gains)
+    np.testing.assert_array_equal(batch.retrieved, expected.retrieved)
+    np.testing.assert_array_equal(batch.num_rel, expected.num_rel)
+    np.testing.assert_array_equal(batch.ideal, expected.ideal)
+    np.testing.assert_array_equal(rk._relevant(batch), rk._relevant(expected))
+    if rel_level == 0:
+        np.testing.assert_array_equal(batch.judged, expected.judged)
+    ours = rk.evaluate_run(run, qrels, MEASURES, rel_level=rel_level)
+    assert ours.query_ids == qids
+    for name in MEASURES:
+        np.testing.assert_array_equal(ours.values[name], rk._measure(name)(expected), err_msg=name)
+
+
+@pytest.mark.parametrize("measures", [["mrr"], ["recall@50", "map"], ["ndcg@3", "map@20"], ["ndcg_exp@5", "ndcg@2"]])
+def test_scored_batch_keeps_only_the_gains_ndcg_reads(measures):
+    run, qrels = _sorted_case(5)
+    expected = _reference(run, qrels, 1)
+    ours = rk.evaluate_run(run, qrels, measures)
+    for name in measures:
+        np.testing.assert_array_equal(ours.values[name], rk._measure(name)(expected), err_msg=name)
+    qids = [q for q in run if q in qrels]
+    depth = rk._gain_depth(measures)
+    batch = scored_batch([run[q] for q in qids], [qrels[q] for q in qids], gain_depth=depth)
+    assert batch.gains.shape[1] == min(depth, expected.gains.shape[1])
+    np.testing.assert_array_equal(batch.gains, expected.gains[:, : batch.gains.shape[1]])
+    assert rk._gain_depth(["ndcg", "mrr@3"]) is None
+
+
+def test_scored_batch_declines_what_it_cannot_rank():
+    qrels = [{"a": 1}, {"b": 2}]
+    assert scored_batch([{"a": 2.0, "b": 1.0}, {"b": 0.0}], qrels) is not None
+    assert scored_batch([{"a": 1.0, "b": 1.0}, {"b": 0.0}], qrels) is None  # tie
+    assert scored_batch([{"a": 1.0, "b": 2.0}, {"b": 0.0}], qrels) is None  # not in score order
+    assert scored_batch([{"a": 0.0, "b": -0.0}, {"b": 0.0}], qrels) is None  # 0.0 == -0.0: a tie
+    assert scored_batch([{"a": float("nan"), "b": 1.0}, {"b": 0.0}], qrels) is None
+    assert scored_batch([{"a": 2.0, "b": 1.0}, {"b": float("nan")}], qrels) is None  # one-document ranking
+    assert scored_batch([MappingProxyType({"a": 2.0}), {"b": 0.0}], qrels) is None
+    assert scored_batch([{}, {}], qrels) is None
+    # the slower path then ranks (ties by id) or raises
+    assert rk.evaluate_run({"q": {"a": 0.0, "b": -0.0}}, {"q": {"a": 1}}, ["mrr"]).values["mrr"].tolist() == [0.5]
+    for scores in ({"a": 2.0, "b": 1.0, "c": float("nan")}, {"c": float("nan")}):
+        with pytest.raises(rk.InputError, match="NaN"):
+            rk.evaluate_run({"q1": {"x": 1.0}, "q2": scores}, {"q1": {"x": 1}, "q2": {"c": 1}}, ["mrr"])

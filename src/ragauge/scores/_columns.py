@@ -27,6 +27,7 @@ __all__ = [
     "flatten_scored",
     "order_by_score",
     "rank_groups",
+    "scored_batch",
 ]
 
 TieRank = Callable[[np.ndarray], np.ndarray]
@@ -136,6 +137,105 @@ def flatten_scored(rankings: Sequence[Mapping[str, float]], qrels: Sequence[Mapp
         return np.unique(docs[offset[rows] + idx - starts[rows]], return_inverse=True)[1].ravel()
 
     return lengths, grades, scores, judged_lengths, judged_grades, tie_rank
+
+
+def scored_batch(
+    rankings: Sequence[Mapping[str, float]],
+    qrels: Sequence[Mapping[str, float]],
+    *,
+    rel_level: float = 1,
+    gain_depth: int | None = None,
+) -> RankingBatch | None:
+    """Batch of ``{doc_id: score}`` rankings (all plain dicts, qrels too) that are already in strict score
+    order, or None when some query is not (unsorted or tied scores: use :func:`flatten_scored`).
+
+    Looks up the judged documents only (``map(run_q.get, qrels_q)``: their score, NaN when not retrieved),
+    not every retrieved one; each one's rank is found by a vectorised binary search in its query's scores
+    (strictly descending, so the score pins the rank).
+
+    ``gain_depth``: keep the gains of the top ``gain_depth`` ranks only (the deepest ``ndcg`` cutoff; None:
+    all). The kernels' relevance mask of every rank is attached to the batch (``_relevant``), so the
+    batch is meant for ``evaluate_run``'s kernels, not for other uses.
+    """
+    if not (set(map(type, qrels)) <= {dict} and set(map(type, rankings)) <= {dict}):
+        return None
+    if not np.isfinite(rel_level) or rel_level < 0:
+        return None  # batch_from_columns raises the error
+    nq = len(rankings)
+    lengths = _lengths(rankings)
+    judged_lengths = _lengths(qrels)
+    if nq == 0 or not lengths.any():
+        return None
+    # one C-level pass, per query: the run's scores, the score of each judged document (NaN when it is
+    # not retrieved: map(run_q.get, qrels_q)), the judged grades; the query's dicts are read while cached
+    block = lengths + 2 * judged_lengths
+    bstart = np.cumsum(block) - block
+    total = int(bstart[-1] + block[-1])
+    nan = float("nan")
+    flat = np.fromiter(
+        chain.from_iterable(
+            map(
+                chain,
+                map(dict.values, rankings),
+                map(map, map(_GET, rankings), qrels, repeat(repeat(nan))),
+                map(dict.values, qrels),
+            )
+        ),
+        dtype=np.float64,
+        count=total,
+    )
+    m = int(judged_lengths.sum())
+    jstart = np.cumsum(judged_lengths) - judged_lengths
+    found_at = np.repeat(bstart + lengths - jstart, judged_lengths) + np.arange(m)
+    grade_at = found_at + np.repeat(judged_lengths, judged_lengths)
+    # strict score order inside every query (a NaN score fails it too, except in a one-document ranking)
+    descending = flat[1:] < flat[:-1]
+    ends = (bstart + lengths - 1)[lengths > 0]  # last score of a query: its next pair leaves the scores
+    for outside in (ends, found_at, grade_at):
+        descending[outside[outside < total - 1]] = True
+    if not descending.all() or np.isnan(flat[bstart[lengths == 1]]).any():
+        return None
+    del descending
+    judged_grades = flat[grade_at]
+    jrow = np.repeat(np.arange(nq), judged_lengths)
+    found = flat[found_at]
+    hit = ~np.isnan(found)
+    found, grades, rows = found[hit], judged_grades[hit], jrow[hit]
+    # rank of each judged retrieved document: binary search for its score in its query's scores
+    index = np.int32 if total < 2**31 else np.int64  # narrower indices: less memory traffic
+    base = bstart[rows].astype(index)
+    width = int(lengths.max())
+    # a number when all queries have the same length, else each document's query length
+    size = index(width) if (lengths == width).all() else lengths[rows].astype(index)
+    probe = np.empty_like(base)
+    value = np.empty(found.shape)
+    larger = np.empty(found.shape, dtype=bool)
+    for _ in range((width - 1).bit_length()):  # branch-free lower bound; size shrinks to 1
+        half = size >> 1
+        np.add(base, half, out=probe)
+        np.take(flat, probe, out=value)
+        np.greater(value, found, out=larger)
+        base += larger * half
+        size = size - half
+    cols = base + (flat[base] > found) - bstart[rows]
+    unjudged = np.isnan(grades)
+    values = np.where(unjudged, 0.0, grades)
+    judged = None
+    is_judged = ~unjudged & (values >= 0)
+    if rel_level <= 0:
+        judged = np.zeros((nq, width), dtype=bool)
+        judged[rows, cols] = is_judged
+    # the relevance mask of every rank, for the kernels (what ranking._relevant computes from the gains)
+    relevant = np.zeros((nq, width), dtype=bool)
+    relevant[rows, cols] = (values >= rel_level) if rel_level > 0 else is_judged & (values >= rel_level)
+    depth = width if gain_depth is None else min(width, gain_depth)
+    keep = cols < depth
+    gains = np.zeros((nq, depth))
+    gains[rows[keep], cols[keep]] = values[keep]
+    num_rel = np.bincount(jrow, weights=judged_grades >= rel_level, minlength=nq).astype(np.int64)
+    batch = RankingBatch(gains, lengths, num_rel, _ideal(jrow, judged_grades, nq), float(rel_level), judged)
+    object.__setattr__(batch, "_relevant", relevant)
+    return batch
 
 
 def order_by_score(doc_ids: Sequence[str], scores: Sequence[float]) -> np.ndarray:

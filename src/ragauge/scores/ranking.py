@@ -28,7 +28,15 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ..errors import InputError
-from ._columns import RankingBatch, batch_from_columns, build_batch, flatten_scored, order_by_score, rank_groups
+from ._columns import (
+    RankingBatch,
+    batch_from_columns,
+    build_batch,
+    flatten_scored,
+    order_by_score,
+    rank_groups,
+    scored_batch,
+)
 
 __all__ = [
     "RankingBatch",
@@ -53,6 +61,9 @@ __all__ = [
 
 
 def _relevant(batch: RankingBatch, k: int | None = None) -> np.ndarray:
+    shared = batch.__dict__.get("_relevant")  # set by evaluate_run: one comparison for every measure
+    if shared is not None:
+        return shared if k is None else shared[:, :k]
     gains = batch.gains if k is None else batch.gains[:, :k]
     if batch.rel_level > 0:
         return gains >= batch.rel_level
@@ -238,9 +249,14 @@ def evaluate_run(
     ``precision@k``, ``map@k``, ``hit_rate@k``, ``r_precision``; no ``@k`` = whole ranking.
     """
     kernels = {name: _measure(name) for name in measures}
-    query_ids = [q for q in run if q in qrels]
-    rankings = [run[q] for q in query_ids]
-    judged = [qrels[q] for q in query_ids]
+    judged = list(map(qrels.get, run))
+    if None not in judged:  # every run query is judged (usual)
+        query_ids = list(run)
+        rankings = list(run.values())
+    else:
+        query_ids = list(filter(qrels.__contains__, run))
+        rankings = list(map(run.__getitem__, query_ids))
+        judged = list(map(qrels.__getitem__, query_ids))
     kinds = set(map(type, rankings))
     if not kinds <= {dict, list, tuple}:  # unusual containers: ask the slower abstract check
         kinds = {dict if isinstance(r, Mapping) else list for r in rankings}
@@ -250,6 +266,10 @@ def evaluate_run(
         )
     if not kinds or kinds & {list, tuple}:
         return _result(query_ids, build_batch(rankings, judged, rel_level=rel_level), kernels)  # type: ignore[arg-type]
+    # plain dicts already in strict score order (usual): reads the judged documents only
+    batch = scored_batch(rankings, judged, rel_level=rel_level, gain_depth=_gain_depth(kernels))  # type: ignore[arg-type]
+    if batch is not None:
+        return _result(query_ids, batch, kernels)
     lengths, grades, scores, judged_lengths, judged_grades, tie_rank = flatten_scored(rankings, judged)  # type: ignore[arg-type]
     batch = batch_from_columns(
         lengths, grades, judged_lengths, judged_grades, rel_level=rel_level, scores=scores, tie_rank=tie_rank
@@ -257,5 +277,19 @@ def evaluate_run(
     return _result(query_ids, batch, kernels)
 
 
+def _gain_depth(measures) -> int | None:
+    """Ranks whose gains the measures read (only ndcg reads gains): the deepest ndcg cutoff, None = all."""
+    depth = 0
+    for name in measures:
+        base, _, cut = name.partition("@")
+        if base.strip().lower() in ("ndcg", "ndcg_exp"):
+            if not cut:
+                return None
+            depth = max(depth, int(cut))
+    return depth
+
+
 def _result(query_ids: list[str], batch: RankingBatch, kernels) -> RankingResult:
+    if len(kernels) > 1 and "_relevant" not in batch.__dict__:  # private batch: one relevance mask for all
+        object.__setattr__(batch, "_relevant", _relevant(batch))
     return RankingResult(query_ids, {name: kernel(batch) for name, kernel in kernels.items()}, batch.num_rel)
