@@ -7,7 +7,8 @@ from importlib.metadata import entry_points
 
 import pytest
 
-pytest_plugins = ["pytester"]
+# pytester is enabled for the whole suite in pyproject.toml (addopts "-p pytester"): pytest refuses
+# pytest_plugins in a non-top-level conftest.
 
 
 def _entry_point_installed() -> bool:
