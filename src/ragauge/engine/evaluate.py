@@ -128,6 +128,9 @@ def evaluate(
         from ..judges.base import get_judge
 
         judge_obj = get_judge(None if judge in (None, "auto") else judge)
+        prefetch = getattr(judge_obj, "prefetch", None)  # optional: a judge that plans its calls up front
+        if callable(prefetch):
+            prefetch(samples, [s for s in specs if s.judge])
     ci = CIConfig(level=ci_level, n_resamples=n_resamples, seed=seed)
     columns: dict[str, ScoreColumn] = {}
     groups = group_by_family(specs)

@@ -42,6 +42,21 @@ class Judge(Protocol):
         """Per text: an object with ``probability`` (None if unscored), ``toxic``, ``reason``, ``sentence``."""
 
 
+@runtime_checkable
+class Prefetching(Protocol):
+    """Optional extra door (not part of :class:`Judge`: the offline judge has no use for it).
+
+    ``prefetch(samples, specs)`` is called once by :func:`ragauge.evaluate`, before the metric families
+    run, with the samples and the judge metrics' specs, when the judge has it. A judge that pays per
+    call (the LLM judge) plans the whole suite there -- e.g. the answer's and the reference's claims in
+    one call -- so that the metrics' later batched calls are answered from its memo. It must not change
+    what the door methods return, only how many calls they cost.
+    """
+
+    def prefetch(self, samples: Sequence[Any], specs: Sequence[Any]) -> None:
+        """Answer up front what the metrics in ``specs`` will ask about ``samples``."""
+
+
 def get_judge(judge: Any = None) -> Judge:
     """Resolve ``None``/``"offline"`` to the offline judge; pass a judge object through unchanged."""
     if judge is None or judge == "offline":

@@ -40,6 +40,27 @@ def judge_responder(body: dict[str, Any]) -> str:
     """A deterministic 'LLM' for the three judge prompts: claims = sentences, a claim is supported by
     the sources that contain it (case-insensitive), questions = fixed."""
     system, user = _system(body), _user(body)
+    sentences = lambda t: [x for x in re.split(r"(?<=[.!?])\s+", t.strip()) if x]  # noqa: E731
+    if '"answer_claims"' in system:  # claims_pair: both texts at once
+        a = re.search(r"<answer>\n(.*?)\n</answer>", user, re.S).group(1)
+        r = re.search(r"<reference>\n(.*?)\n</reference>", user, re.S).group(1)
+        return json.dumps({"answer_claims": sentences(a), "reference_claims": sentences(r)}, ensure_ascii=False)
+    if '"findings"' in system:  # verify_multi: groups of claims, each against its sources, source by source
+        head, _, rest = user.partition("\n\n" + ("Claims" if user.startswith("Sources") else "Утверждения"))
+        rest = ("Claims" if user.startswith("Sources") else "Утверждения") + rest
+        sources = dict(re.findall(r"\[(\d+)\] (.*?)(?=\n\n\[\d+\] |\Z)", head.split("\n", 1)[1], re.S))
+        verdicts = []
+        for block in rest.split("\n\n"):
+            header, *lines = block.split("\n")
+            allowed = re.findall(r"\d+", header)
+            for line in lines:
+                num, claim = re.match(r"\[(\d+)\] (.*)", line).groups()
+                key = claim.lower().rstrip(".")
+                findings = [{"source": int(n), "verdict": "supported", "quote": claim.rstrip(".")}
+                            for n in allowed if key in sources[n].lower()]
+                verdicts.append({"claim": int(num), "findings": findings,
+                                 "reason": "stated in a source" if findings else "not in the sources"})
+        return json.dumps({"verdicts": verdicts}, ensure_ascii=False)
     if "atomic" in system or "атомарные" in system:
         text = user.split("\n", 1)[1] if "\n" in user else user
         return json.dumps({"claims": [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s]}, ensure_ascii=False)

@@ -267,3 +267,69 @@ def verdicts_shape(n_claims: int, n_sources: int) -> Shape:
         return [seen[i] for i in range(n_claims)]
 
     return shape
+
+
+def pair_claims_shape(value: Any, raw: str) -> tuple[list[str], list[str]]:
+    """``{"answer_claims": [...], "reference_claims": [...]}`` -> (answer claims, reference claims)."""
+    if not isinstance(value, dict):
+        raise JudgeParseError(f"expected a JSON object with \"answer_claims\" and \"reference_claims\", "
+                              f"got {type(value).__name__}", raw=raw)
+    return (claims_shape(_list_field(value, "answer_claims", raw), raw),
+            claims_shape(_list_field(value, "reference_claims", raw), raw))
+
+
+@dataclass(frozen=True)
+class RawFindings:
+    claim: int  #: 0-based
+    findings: tuple[tuple[int, str, str], ...]  #: (0-based source, "supported"/"contradicted", quote)
+    reason: str
+
+
+def findings_shape(n_claims: int, n_sources: int) -> Shape:
+    """A validator for ``{"verdicts": [{"claim": 1, "findings": [{"source", "verdict", "quote"}], "reason"}]}``
+    covering claims ``1..n_claims`` exactly once. A finding labelled ``unsupported`` says nothing and is dropped."""
+
+    def shape(value: Any, raw: str) -> list[RawFindings]:
+        items = _list_field(value, "verdicts", raw)
+        seen: dict[int, RawFindings] = {}
+        for pos, item in enumerate(items, 1):
+            if not isinstance(item, dict):
+                raise JudgeParseError(f"verdicts[{pos}] must be an object", raw=raw)
+            c = item.get("claim", pos if len(items) == n_claims else None)
+            if isinstance(c, str) and c.strip().isdigit():
+                c = int(c)
+            if not isinstance(c, int) or isinstance(c, bool) or not 1 <= c <= n_claims:
+                raise JudgeParseError(f"verdicts[{pos}].claim must be a claim number 1..{n_claims}, got {c!r}", raw=raw)
+            found = item.get("findings", [])
+            if not isinstance(found, list):
+                raise JudgeParseError(f"verdicts[{pos}].findings must be a list, got {found!r}", raw=raw)
+            out = []
+            for f in found:
+                if not isinstance(f, dict):
+                    raise JudgeParseError(f"verdicts[{pos}].findings must be objects", raw=raw)
+                s = f.get("source")
+                if isinstance(s, str) and s.strip().isdigit():
+                    s = int(s)
+                if not isinstance(s, int) or isinstance(s, bool) or not 1 <= s <= n_sources:
+                    raise JudgeParseError(f"verdicts[{pos}].findings: source must be a number 1..{n_sources}, got {s!r}",
+                                          raw=raw)
+                label = str(f.get("verdict", "")).strip().lower()
+                if label not in LABELS:
+                    raise JudgeParseError(f"verdicts[{pos}].findings: verdict must be \"supported\" or "
+                                          f"\"contradicted\", got {f.get('verdict')!r}", raw=raw)
+                quote = f.get("quote") or ""
+                if not isinstance(quote, str):
+                    raise JudgeParseError(f"verdicts[{pos}].findings: quote must be a string", raw=raw)
+                if label != "unsupported":
+                    out.append((s - 1, label, quote.strip()))
+            reason = item.get("reason") or ""
+            if not isinstance(reason, str):
+                raise JudgeParseError(f"verdicts[{pos}].reason must be a string", raw=raw)
+            seen[c - 1] = RawFindings(c - 1, tuple(out), reason.strip())
+        missing = [i + 1 for i in range(n_claims) if i not in seen]
+        if missing:
+            raise JudgeParseError(f"no verdict for claim(s) {missing}; give exactly one entry for each of the "
+                                  f"{n_claims} claims", raw=raw)
+        return [seen[i] for i in range(n_claims)]
+
+    return shape

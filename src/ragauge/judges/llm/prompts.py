@@ -20,7 +20,7 @@ from typing import Any
 from ...errors import ConfigError
 
 LANGS = ("ru", "en")
-TASKS = ("claims", "verify", "questions")
+TASKS = ("claims", "verify", "questions", "claims_pair", "verify_multi")
 
 SCHEMAS: dict[str, dict[str, Any]] = {
     "claims": {
@@ -37,6 +37,25 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                 "verdict": {"type": "string", "enum": ["supported", "unsupported", "contradicted"]},
                 "sources": {"type": "array", "items": {"type": "integer"}},
                 "quote": {"type": "string"},
+                "reason": {"type": "string"},
+            }}}},
+    },
+    "claims_pair": {  # the answer's and the reference's claims in one call (LLMJudge.prefetch)
+        "type": "object", "additionalProperties": False, "required": ["answer_claims", "reference_claims"],
+        "properties": {"answer_claims": {"type": "array", "items": {"type": "string"}},
+                       "reference_claims": {"type": "array", "items": {"type": "string"}}},
+    },
+    "verify_multi": {  # groups of claims, each against its sources, one finding per deciding source
+        "type": "object", "additionalProperties": False, "required": ["verdicts"],
+        "properties": {"verdicts": {"type": "array", "items": {
+            "type": "object", "additionalProperties": False, "required": ["claim", "findings", "reason"],
+            "properties": {
+                "claim": {"type": "integer"},
+                "findings": {"type": "array", "items": {
+                    "type": "object", "additionalProperties": False, "required": ["source", "verdict", "quote"],
+                    "properties": {"source": {"type": "integer"},
+                                   "verdict": {"type": "string", "enum": ["supported", "contradicted"]},
+                                   "quote": {"type": "string"}}}},
                 "reason": {"type": "string"},
             }}}},
     },

@@ -66,3 +66,28 @@ def to_verdict(text: str, claim: Any, v: Any, idx: list[int], sources: list[str]
     start, end = offsets(claim)
     return ClaimVerdict(text, start, end, label if label in (SUPPORTED, UNSUPPORTED, CONTRADICTED) else UNSUPPORTED,
                         prob, evidence, reason, features)
+
+
+def verdict_from_findings(f: Any, idx: list[int]) -> Any:
+    """The verdict, for an item holding the sources at union positions ``idx``, of a claim checked source by
+    source (``f``: :class:`~.parse.RawFindings`): ``supported`` if one of *those* sources supports it, else
+    ``contradicted`` if one contradicts it, else ``unsupported``. Returned as a :class:`~.parse.RawVerdict`
+    citing only the item's deciding sources, for :func:`to_verdict` with ``full=True``.
+
+    >>> from .parse import RawFindings
+    >>> f = RawFindings(0, ((0, "supported", "five years"), (2, "contradicted", "three years")), "r")
+    >>> verdict_from_findings(f, [0, 1, 2]).label, verdict_from_findings(f, [2]).label, verdict_from_findings(f, [1]).label
+    ('supported', 'contradicted', 'unsupported')
+    """
+    from .parse import RawVerdict
+
+    held = set(idx)
+    for label in (SUPPORTED, CONTRADICTED):
+        hits = [(s, q) for s, lab, q in f.findings if lab == label and s in held]
+        if hits:
+            quote = next((q for _, q in hits if q), "")
+            return RawVerdict(f.claim, label, tuple(sorted({s for s, _ in hits})), quote, f.reason)
+    reason = f.reason
+    if f.findings:
+        reason = f"decided by other sources: {f.reason}".strip()
+    return RawVerdict(f.claim, UNSUPPORTED, (), "", reason)

@@ -1,0 +1,121 @@
+"""The whole five-metric suite through ``ragauge.evaluate`` with the LLM judge: ``prefetch`` plans it in
+<= 4 calls per sample whatever k is, and the values equal those of the un-prefetched path."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import ragauge
+from ragauge.judges.base import Judge, Prefetching
+from ragauge.judges.llm import LLMConfig, LLMJudge
+from ragauge.judges.llm.prompts import load_prompt
+
+FIVE = ["faithfulness", "answer_relevancy", "context_precision", "context_recall", "answer_correctness"]
+
+FACTS_EN = ["The warranty is five years.", "Delivery takes 3 days.", "Payment is by card only.",
+            "Returns are accepted within 14 days.", "The shop opens at 9 am.", "Support answers by email.",
+            "Gift cards never expire.", "Prices include VAT."]
+FACTS_RU = ["Гарантия пять лет.", "Доставка занимает 3 дня.", "Оплата только картой.",
+            "Возврат принимается в течение 14 дней.", "Магазин открывается в 9 утра.", "Поддержка отвечает по почте.",
+            "Подарочные карты бессрочны.", "Цены включают НДС."]
+
+
+def _samples(k: int) -> list[dict]:
+    out = []
+    for lang, facts, extra in (("en", FACTS_EN, "Shipping is free."), ("ru", FACTS_RU, "Доставка бесплатная.")):
+        for n in range(3):
+            contexts = [f"{facts[(n + c) % 8]} Filler sentence {c}." for c in range(k)]
+            out.append({
+                "id": f"{lang}-{k}-{n}", "question": "What are the terms?", "language": lang,
+                "answer": f"{facts[n]} {facts[(n + 1) % 8]} {extra}",
+                "reference": f"{facts[n]} {facts[(n + 5) % 8]}",
+                "contexts": contexts,
+            })
+    out.append({"id": f"refuse-{k}", "question": "?", "language": "en", "answer": "I don't know.",
+                "reference": FACTS_EN[0], "contexts": [FACTS_EN[0]] * k})
+    out.append({"id": f"noref-{k}", "question": "?", "language": "en", "answer": FACTS_EN[1],
+                "contexts": FACTS_EN[:k]})
+    return out
+
+
+class NoPrefetch:
+    """The same LLM judge seen through the plain door only (no ``prefetch``): the un-prefetched path."""
+
+    def __init__(self, inner: LLMJudge) -> None:
+        self._inner = inner
+        self.name = inner.name
+
+    def __getattr__(self, name):
+        if name == "prefetch":
+            raise AttributeError(name)
+        return getattr(self._inner, name)
+
+
+def _judge(fake, stub_offline) -> LLMJudge:
+    return LLMJudge(LLMConfig(model="tiny", base_url=fake.url), cache=None, offline=stub_offline)
+
+
+def _values(res) -> dict:
+    return {m: [res.columns[m].values[i] for i in range(len(res.samples))] for m in FIVE}
+
+
+@pytest.mark.parametrize("k", [3, 8])
+def test_five_metrics_in_at_most_four_calls_per_sample_and_same_values(fake, stub_offline, k):
+    samples = _samples(k)
+    before = len(fake.requests)
+    planned = ragauge.evaluate(samples, metrics=FIVE, profile=None, judge=_judge(fake, stub_offline), n_resamples=50)
+    calls = len(fake.requests) - before
+    assert calls / len(samples) <= 4
+    full = [s for s in samples if s["id"][0] in "er" and not s["id"].startswith("refuse")]
+    # 3 each (claims pair, merged verification, questions); the refusal: claims pair + verification of
+    # the reference's claims (context metrics), no relevancy call; no reference: claims, verification, questions
+    assert calls == 3 * len(full) + 2 + 3
+    prompts = {r["messages"][0]["content"][:30] for r in fake.requests[before:]}
+    assert len(prompts) >= 3
+
+    before = len(fake.requests)
+    plain = ragauge.evaluate(samples, metrics=FIVE, profile=None, judge=NoPrefetch(_judge(fake, stub_offline)),
+                             n_resamples=50)
+    plain_calls = len(fake.requests) - before
+    assert plain_calls > calls  # 7 per full sample without the plan
+    got, want = _values(planned), _values(plain)
+    for m in FIVE:
+        for a, b in zip(got[m], want[m]):
+            assert (a is None and b is None) or math.isclose(a, b), (m, got[m], want[m])
+    assert any(v not in (None, 0.0, 1.0) for v in got["faithfulness"])  # not trivially equal
+    for m in FIVE:
+        assert planned.columns[m].reasons == plain.columns[m].reasons
+
+
+def test_prefetch_records_prompts_and_a_rerun_costs_nothing(fake, stub_offline, tmp_path):
+    samples = [_samples(3)[0], _samples(3)[3]]  # one English, one Russian
+    j = LLMJudge(LLMConfig(model="tiny", base_url=fake.url), cache=str(tmp_path / "c.sqlite"), offline=stub_offline)
+    assert isinstance(j, Prefetching) and isinstance(j, Judge)
+    res = ragauge.evaluate(samples, metrics=FIVE, profile=None, judge=j, n_resamples=50)
+    prompts = j.provenance().details["prompts"]
+    assert prompts["claims_pair.en@1"] == load_prompt("claims_pair", "en").sha256
+    assert prompts["verify_multi.ru@1"] == load_prompt("verify_multi", "ru").sha256
+    n = len(fake.requests)
+    j2 = LLMJudge(LLMConfig(model="tiny", base_url=fake.url), cache=str(tmp_path / "c.sqlite"), offline=stub_offline)
+    again = ragauge.evaluate(samples, metrics=FIVE, profile=None, judge=j2, n_resamples=50)
+    assert len(fake.requests) == n and j2.usage()["calls"] == 0
+    assert _values(again) == _values(res)
+
+
+def test_merged_verification_splits_when_too_large(fake, stub_offline, monkeypatch):
+    from ragauge.judges.llm import judge as judge_mod
+
+    monkeypatch.setattr(judge_mod, "MERGED_VERIFY_MAX_TOKENS", 10)
+    samples = _samples(8)[:1]
+    ragauge.evaluate(samples, metrics=FIVE, profile=None, judge=_judge(fake, stub_offline), n_resamples=50)
+    assert len(fake.requests) == 4  # claims pair + 2 verifications + questions
+
+
+def test_dry_run_plans_the_merged_calls(fake, stub_offline):
+    j = LLMJudge(LLMConfig(model="tiny", base_url=fake.url), cache=None, offline=stub_offline, dry_run=True)
+    ragauge.evaluate(_samples(8)[:2], metrics=FIVE, profile=None, judge=j, n_resamples=50)
+    assert not fake.requests
+    assert j.plan.calls == 6, j.plan.to_dict()
+    assert j.plan.by_prompt == {"claims_pair.en@1": 2, "verify_multi.en@1": 2, "questions.en@1": 2}
