@@ -23,8 +23,8 @@ out-of-fold predictions of a grouped 5-fold CV (groups: source document / questi
 HaluEval answers to one question and RAGTruth's several responses to one article share a fold).
 
 Per-claim features and embeddings are cached in ``$RAGAUGE_VERIFIER_CACHE`` (default
-``/tmp/ragauge-verifier``; keyed by the data and the feature names), so retraining takes seconds;
-delete the folder after changing feature code without changing feature names.
+``/tmp/ragauge-verifier``; keyed by the data, the feature names and ``FEATURE_REV``), so retraining
+takes seconds; bump ``FEATURE_REV`` after changing feature code without changing feature names.
 """
 
 from __future__ import annotations
@@ -53,6 +53,10 @@ DEFAULT_DATA = ROOT.parent / "shared" / "data" / "judge"
 TRAIN_FILES = ("ragtruth_dev.jsonl", "halueval_qa_dev.jsonl", "terra_ru_train.jsonl", "wice_dev.jsonl")
 CACHE_DIR = Path(os.environ.get("RAGAUGE_VERIFIER_CACHE", Path(tempfile.gettempdir()) / "ragauge-verifier"))
 VERSION = "ragauge-verifier-2"
+# Bump when feature code changes without changing feature names (it keys the feature cache).
+# ctx1: claim entities/dates found anywhere in the contexts are not missing; a contradicting number
+# needs a same-role counterpart (numbers.SAME_ROLE_MIN).
+FEATURE_REV = "ctx1"
 SEED = 20240601
 
 
@@ -362,6 +366,7 @@ def load_table(data: Path, files=TRAIN_FILES, *, swaps: bool = True, log=print) 
     if swaps:
         rows += synthetic_swaps(rows)
         names += "-swaps2"
+    names += f"-{FEATURE_REV}"
     cache = CACHE_DIR / f"features-{digest[:12]}-{names}.npz"
     log(f"featurising {len(rows)} responses (cache: {cache})")
     return featurize(rows, cache=cache, log=log), digest

@@ -76,3 +76,12 @@ def test_russian_without_ner_uses_the_heuristic():
 )
 def test_entity_mismatch(claim, evidence, expected):
     assert entity_mismatch(claim, evidence) == expected
+
+
+def test_an_entity_elsewhere_in_the_contexts_is_not_missing():
+    claim = "По прайсу от 01.03.2026 бетон стоит 7 450 руб./м³"
+    window = "Бетон B25 с доставкой — 7 450 руб./м³"
+    header = "Прайс-лист (ред. от 01.03.2026)\n\nБетон B20 — 7 100 руб./м³. Бетон B25 с доставкой — 7 450 руб./м³"
+    assert entity_mismatch(claim, window) == (1, 1)
+    assert entity_mismatch(claim, window, background=[header]) == (1, 0)
+    assert entity_mismatch(claim, window, background=["Прайс-лист (ред. от 01.09.2025)"]) == (1, 1)

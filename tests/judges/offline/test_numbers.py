@@ -458,3 +458,24 @@ def test_background_turns_missing_into_matched_but_never_contradicts():
     assert compare_quantities("Цены от 01.03.2026", "Укладка плитки 1 150 руб./м²").status == "unsupported"
     assert compare_quantities("Цены от 01.03.2026", "Укладка плитки 1 150 руб./м²", background=back).status == "consistent"
     assert compare_quantities("Цены от 05.04.2026", "Укладка плитки 1 150 руб./м²", background=back).status == "unsupported"
+
+
+# ---------------------------------------------------------------- same role
+
+
+@pytest.mark.parametrize("evidence", [
+    "аванс в течение 5 банковских дней",
+    "Заказчик перечисляет аванс 30 % от цены договора в течение 5 банковских дней после подписания договора.",
+])
+def test_a_number_in_another_role_is_missing_not_contradicted(evidence):
+    check = compare_quantities("Подрядчик начинает работы не позднее 3 рабочих дней после поступления аванса", evidence)
+    assert check.status == "unsupported", check.reason
+    assert check.reason == 'number "3 рабочих дней" not in context'
+    assert "context says" not in check.reason
+
+
+def test_a_number_in_the_same_role_is_still_contradicted():
+    check = compare_quantities("Подрядчик приступает к работам в течение 3 рабочих дней после поступления аванса",
+                               "Подрядчик приступает к работам в течение 5 рабочих дней после поступления аванса.")
+    assert check.status == "contradicted"
+    assert "context says" in check.reason and "5 рабочих дней" in check.reason

@@ -159,3 +159,23 @@ def test_task_heads_and_routing():
     assert route(["short passage"]) == "nli" and route(["a", "b"]) == "qa" and route(["a"], "qa") == "qa"
     with pytest.raises(JudgeError):
         route(["a"], "nope")
+
+
+def test_a_date_in_a_context_header_is_not_missing(verifier):
+    header = "Прайс-лист на материалы (ред. от 01.03.2026)\n\n"
+    filler = " ".join(f"Позиция {i}: раствор кладочный М{100 + i} — {300 + 10 * i} руб. за мешок." for i in range(12))
+    contexts = [header + filler + " Бетон товарный B25 с доставкой в пределах МКАД — 7 450 руб./м³.",
+                "Доставка бетона за МКАД оплачивается отдельно по тарифу перевозчика."]
+    claims = extract_claims("По прайсу от 01.03.2026 бетон с доставкой стоит 7 450 руб./м³.", lang="ru")
+    for v in verifier.verify(claims, contexts, "ru", task="qa"):
+        assert "01.03.2026" not in v.reason, v.reason
+        assert v.features["n_entities_missing"] == 0
+
+
+def test_a_number_in_another_role_is_not_contradicted(verifier):
+    # the claim's term is the start of works, the context's the advance payment: no same-role counterpart
+    claims = extract_claims("Работы начинаются не позднее 3 рабочих дней после поступления аванса.", lang="ru")
+    verdicts = verifier.verify(claims, ["Аванс перечисляется в течение 5 банковских дней."], "ru")
+    assert verdicts and all(v.label != CONTRADICTED for v in verdicts), [(v.label, v.reason) for v in verdicts]
+    assert all(v.features["num_share_contradicted"] == 0 for v in verdicts)
+    assert all("context says" not in v.reason and "5 банковских" not in v.reason for v in verdicts), [v.reason for v in verdicts]

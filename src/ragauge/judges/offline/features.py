@@ -10,7 +10,8 @@ in the fixed order of :data:`FEATURE_NAMES`:
   the union of the top windows: recall, precision, Jaccard, idf-weighted recall, rare-lemma recall;
   ``novel_share`` = share of the claim's content lemmas found in *no* context sentence;
 * the 16 number features of ``numbers.quantity_features`` (claim vs the top windows), prefixed ``num_``;
-* entities (``entities.entity_mismatch`` vs the top windows): count, missing count and share;
+* entities (``entities.entity_mismatch`` vs the top windows): count, missing count and share; an
+  entity found elsewhere in the sample's ``contexts`` (a date in a header) is not missing;
 * polarity and scope: ``negation_mismatch``/``scope_mismatch`` against the best window;
 * shape: log token count, content-lemma count, Cyrillic flag;
 * the embedding interaction block of (claim u, best window v): ``|u - v|`` and ``u * v``, 1,024
@@ -153,6 +154,7 @@ def claim_features(
     idf: Mapping[str, float] | None = None,
     context_lemmas: Collection[str] | None = None,
     number_check: NumberCheck | None = None,
+    contexts: Sequence[str] | None = None,
 ) -> np.ndarray:
     """The feature vector of one claim (order: :data:`FEATURE_NAMES`).
 
@@ -161,6 +163,8 @@ def claim_features(
     (``lemmas.idf_table``); ``context_lemmas`` the content lemmas of all its contexts (for
     ``novel_share``; without it the union of the windows stands in). ``number_check``: pass the
     result of ``compare_quantities(claim, [e.text for e in evidences])`` if already computed.
+    ``contexts``: the sample's whole contexts; a claim entity or date found in one of them is not
+    counted missing even when the windows lack it.
     """
     values = dict.fromkeys(SCALAR_NAMES, 0.0)
     tokens = analyze(claim)
@@ -205,7 +209,7 @@ def claim_features(
         o_top = overlap(align(lemmas, set(union)), union, idf=idf)
         values.update(recall_top=o_top.recall, weighted_recall_top=o_top.weighted_recall, rare_recall_top=o_top.rare_recall)
         joined = "\n".join(texts)
-        n_ent, n_missing = entity_mismatch(claim, joined, lang=lang)
+        n_ent, n_missing = entity_mismatch(claim, joined, lang=lang, background=contexts)
         values.update(
             n_entities=float(n_ent),
             n_entities_missing=float(n_missing),

@@ -10,9 +10,14 @@ Each claim quantity (references such as "п. 4.2" excluded) is paired with its b
   * matched     - same dimension, base unit and qualifier, equal value after exact conversion
                   ("3 года" = "36 месяцев"); an approximate claim ("около 53") may round its counterpart;
                   a single value inside an evidence range matches it ("50 мм" in "40-60 мм").
-  * mismatched  - a counterpart in the same role (same dimension, or a bare number near the same words)
-                  with another value, sign, working/calendar qualifier, unit, rate or opposite bound.
-  * missing     - nothing comparable in the evidence.
+  * mismatched  - a counterpart in the same role with another value, sign, working/calendar qualifier,
+                  unit, rate or opposite bound. Same role = comparable (same dimension, or a bare number)
+                  *and* near the same words: at least ``SAME_ROLE_MIN`` of the claim's words around the
+                  number are also around the counterpart (any share when the claim has no such words).
+                  "3 рабочих дня после аванса" (start of works) vs "аванс в течение 5 банковских дней"
+                  (payment term) share one word of six: not the same role.
+  * missing     - nothing comparable in the evidence, or only counterparts in another role (the
+                  reason then says "not in context", never "context says ...").
 Status: "no_numbers" if the claim has none, else "contradicted" if any is mismatched, else "unsupported"
 if any is missing, else "consistent". Reasons are in English and quote the surface forms.
 """
@@ -29,7 +34,7 @@ from functools import lru_cache
 from ...errors import InputError
 from .quantities import Quantity, extract_quantities
 
-__all__ = ["FEATURE_NAMES", "NumberCheck", "QuantityMatch", "compare_quantities", "quantity_features"]
+__all__ = ["FEATURE_NAMES", "SAME_ROLE_MIN", "NumberCheck", "QuantityMatch", "compare_quantities", "quantity_features"]
 
 MATCH_RELATIONS = ("equal", "converted", "within_range", "rounded")
 MISMATCH_RELATIONS = ("sign", "qualifier", "unit", "bound", "magnitude", "rounding", "value", "range", "date", "grade")
@@ -73,8 +78,11 @@ _WORD_RE = re.compile(r"[^\W\d_]{3,}")
 _STOP = frozenset(
     "и или не на по до от за для при что как это его она они был была было быть также который которые "
     "составляет составит составляют срок the and for with that this are was were from have has will not of "
-    "in on to is be by at as an or".split()
+    "in on to is be by at as an or "
+    # time prepositions: "после", "в течение", "не позднее" surround terms of any role
+    "после течение через позднее ранее after within before than until".split()
 )
+SAME_ROLE_MIN = 0.3  # share of the claim's words near a number that a contradicting counterpart must share (1 of 4 is too few)
 _APPROX_TOLERANCE = 0.05  # "около 50 м" accepts 47.5 .. 52.5 m besides plain rounding
 _BOUND_WORDS = {"min": "at least", "max": "at most"}
 _QUALIFIER_WORDS = {"working": "working", "calendar": "calendar"}
@@ -239,14 +247,27 @@ def _text_pool(text: str, lang: str | None) -> tuple[tuple[Quantity, frozenset[s
     return tuple((q, _stems(text, q.start, q.end)) for q in extract_quantities(text, lang) if q.kind != "ref")
 
 
+def _scripts(words: frozenset[str]) -> frozenset[bool]:
+    """Which scripts the words are in (True: Cyrillic)."""
+    return frozenset(any("\u0400" <= ch <= "\u04ff" for ch in w) for w in words)
+
+
 def _best_counterpart(c: Quantity, words: frozenset[str], pool) -> tuple | None:
+    """The best match of ``c`` in ``pool``, else its best same-role mismatch, else None.
+
+    The role test needs words to compare: it is skipped when the claim has none near the number or
+    when claim and evidence words share no script (a Russian claim against English evidence)."""
     best: tuple | None = None
+    scripts = _scripts(words)
     for i, e, e_words in pool:
         overlap = len(words & e_words) / len(words) if words else 0.0
         related = _relate(c, e, overlap)
         if related is None:
             continue
         relation, notes = related
+        if (relation not in MATCH_RELATIONS and words and overlap < SAME_ROLE_MIN
+                and scripts & _scripts(e_words)):
+            continue  # another role: "3 дня до начала работ" is not contradicted by "аванс за 5 дней"
         strong = c.unit is not None and e.unit is not None
         if relation in MATCH_RELATIONS:
             key = (2, _MATCH_RANK[relation], strong, overlap, -len(notes))

@@ -37,7 +37,7 @@ import numpy as np
 from ragauge.errors import JudgeError
 from ragauge.judges.offline import deps
 from ragauge.judges.offline.claims import Claim
-from ragauge.judges.offline.entities import extract_entities
+from ragauge.judges.offline.entities import entity_found, extract_entities
 from ragauge.judges.offline.evidence import Evidence, best_evidence_many
 from ragauge.judges.offline.features import FEATURE_NAMES, N_SCALAR, SCALAR_NAMES, _NUMERAL_WORDS, _UNIT_WORDS, _VERB_POS, align, claim_features
 from ragauge.judges.offline.lemmas import analyze, content_lemmas, idf_table, negations, scope_terms
@@ -219,6 +219,7 @@ class ClaimAnalysis:
     check: NumberCheck
     novel: tuple[str, ...]  # surface forms of content words found in no context
     lang: str | None
+    contexts: tuple[str, ...] = ()  # the sample's whole contexts (entities found anywhere are not missing)
 
 
 def _context_lemmas(contexts: Sequence[str]) -> tuple[dict[str, float], set[str]]:
@@ -247,11 +248,11 @@ def analyze_many(
             check = compare_quantities(claim.text, [e.text for e in evs], lang=lang, background=contexts)
             x = claim_features(
                 claim.text, evs, claim_vec=claim_vecs[ci], evidence_vecs=vecs, lang=lang,
-                idf=idf, context_lemmas=known, number_check=check,
+                idf=idf, context_lemmas=known, number_check=check, contexts=contexts,
             )
             ci += 1
             novel = _novel_words(claim.text, lang, known)
-            analyses.append(ClaimAnalysis(claim, list(evs), x, check, novel, lang))
+            analyses.append(ClaimAnalysis(claim, list(evs), x, check, novel, lang, tuple(contexts)))
         out.append(analyses)
     return out
 
@@ -320,8 +321,10 @@ def _negation_reason(claim: str, evidence: str) -> str:
     return "negation differs between claim and context"
 
 
-def _entity_reason(claim: str, evidence: str, lang: str | None) -> tuple[str, bool] | None:
-    """(reason, is_swap) for the first claim entity the evidence lacks."""
+def _entity_reason(claim: str, evidence: str, lang: str | None,
+                   background: Sequence[str] = ()) -> tuple[str, bool] | None:
+    """(reason, is_swap) for the first claim entity the evidence lacks and no ``background`` text
+    (the sample's whole contexts) has; a swap needs a same-kind entity in ``evidence``."""
     evid = extract_entities(evidence, lang)
     evid_norms = {e.norm for e in evid}
     evid_words = {t.lemma for t in analyze(evidence) if not t.is_stop}
@@ -332,6 +335,8 @@ def _entity_reason(claim: str, evidence: str, lang: str | None) -> tuple[str, bo
             continue
         if ent.kind == "DATE" and any(e.kind == "DATE" and (e.norm.endswith(ent.norm.lstrip("?-")) or ent.norm.replace("?", "") in e.norm) for e in evid):
             continue
+        if any(entity_found(ent.kind, ent.norm, text, lang=lang) for text in background):
+            continue  # elsewhere in the contexts: a header's "ред. от 01.03.2026"
         same = [e for e in evid if e.kind == ent.kind or {e.kind, ent.kind} <= {"PER", "ORG", "NAME", "LOC"}]
         if same:
             return f"'{ent.text}' not in context; context says '{same[0].text}'", True
@@ -360,7 +365,7 @@ def _verdict(a: ClaimAnalysis, p: float, threshold: float) -> ClaimVerdict:
             reason = scope
         elif f["negation_mismatch"] > 0:
             reason = _negation_reason(a.claim.text, best.text)
-        elif f["n_entities_missing"] > 0 and (entity := _entity_reason(a.claim.text, "\n".join(e.text for e in a.evidences), a.lang)) and entity[1]:
+        elif f["n_entities_missing"] > 0 and (entity := _entity_reason(a.claim.text, "\n".join(e.text for e in a.evidences), a.lang, a.contexts)) and entity[1]:
             reason = entity[0]
         else:
             label = UNSUPPORTED
@@ -393,7 +398,7 @@ def _entity_rule(a: ClaimAnalysis, p: float, threshold: float) -> float:
     WiCE/RAGTruth balanced accuracy in CV (model card)."""
     if p < threshold or not a.evidences or a.features[SCALAR_NAMES.index("n_entities_missing")] <= 0:
         return p
-    found = _entity_reason(a.claim.text, "\n".join(e.text for e in a.evidences), a.lang)
+    found = _entity_reason(a.claim.text, "\n".join(e.text for e in a.evidences), a.lang, a.contexts)
     return p * threshold * 0.99 if found is not None and found[1] else p
 
 
