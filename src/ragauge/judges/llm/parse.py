@@ -229,6 +229,16 @@ class RawVerdict:
     reason: str
 
 
+def _claim_number(item: dict, pos: int, n_items: int, n_claims: int, raw: str) -> int:
+    """The 1-based claim number of ``verdicts[pos]`` (its position when the reply omits it and lists every claim)."""
+    c = item.get("claim", pos if n_items == n_claims else None)
+    if isinstance(c, str) and c.strip().isdigit():
+        c = int(c)
+    if not isinstance(c, int) or isinstance(c, bool) or not 1 <= c <= n_claims:
+        raise JudgeParseError(f"verdicts[{pos}].claim must be a claim number 1..{n_claims}, got {c!r}", raw=raw)
+    return c
+
+
 def verdicts_shape(n_claims: int, n_sources: int) -> Shape:
     """A validator for ``{"verdicts": [{"claim": 1, "verdict": ..., "sources": [..], "quote", "reason"}]}``
     that must cover claims ``1..n_claims`` exactly once (1-based in the reply, 0-based after)."""
@@ -239,11 +249,7 @@ def verdicts_shape(n_claims: int, n_sources: int) -> Shape:
         for pos, item in enumerate(items, 1):
             if not isinstance(item, dict):
                 raise JudgeParseError(f"verdicts[{pos}] must be an object", raw=raw)
-            c = item.get("claim", pos if len(items) == n_claims else None)
-            if isinstance(c, str) and c.strip().isdigit():
-                c = int(c)
-            if not isinstance(c, int) or isinstance(c, bool) or not 1 <= c <= n_claims:
-                raise JudgeParseError(f"verdicts[{pos}].claim must be a claim number 1..{n_claims}, got {c!r}", raw=raw)
+            c = _claim_number(item, pos, len(items), n_claims, raw)
             label = str(item.get("verdict", "")).strip().lower()
             if label not in LABELS:
                 raise JudgeParseError(f"verdicts[{pos}].verdict must be one of {list(LABELS)}, "
@@ -295,11 +301,7 @@ def findings_shape(n_claims: int, n_sources: int) -> Shape:
         for pos, item in enumerate(items, 1):
             if not isinstance(item, dict):
                 raise JudgeParseError(f"verdicts[{pos}] must be an object", raw=raw)
-            c = item.get("claim", pos if len(items) == n_claims else None)
-            if isinstance(c, str) and c.strip().isdigit():
-                c = int(c)
-            if not isinstance(c, int) or isinstance(c, bool) or not 1 <= c <= n_claims:
-                raise JudgeParseError(f"verdicts[{pos}].claim must be a claim number 1..{n_claims}, got {c!r}", raw=raw)
+            c = _claim_number(item, pos, len(items), n_claims, raw)
             found = item.get("findings", [])
             if not isinstance(found, list):
                 raise JudgeParseError(f"verdicts[{pos}].findings must be a list, got {found!r}", raw=raw)
