@@ -38,6 +38,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     "auto, openai:MODEL@URL (LLM judge; key from RAGAUGE_LLM_API_KEY)")
     group.addoption("--ragauge-max-calls", type=int, metavar="N", help="LLM judge budget: stop after N paid calls")
     group.addoption("--ragauge-max-tokens", type=int, metavar="N", help="LLM judge budget: stop after N tokens")
+    group.addoption("--ragauge-max-usd", type=float, metavar="USD", help="LLM judge budget: stop cleanly past "
+                    "this cost (needs --ragauge-prices)")
+    group.addoption("--ragauge-prices", metavar="FILE", help="TOML price table: [prices] MODEL = {input = USD "
+                    "per 1M tokens, output = ...}")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -51,17 +55,20 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _judge(config: pytest.Config) -> Any:
     spec = config.getoption("ragauge_judge")
-    calls, tokens = config.getoption("ragauge_max_calls"), config.getoption("ragauge_max_tokens")
-    if spec is None or spec == "auto":
-        return None
-    if spec == "none":
-        return None
-    if spec.split(":", 1)[0] in ("openai", "llm"):
-        from ragauge.judges.llm.budget import Budget
-        from ragauge.judges.llm.judge import LLMJudge
+    limits = {k: config.getoption(f"ragauge_{k}") for k in ("max_calls", "max_tokens", "max_usd", "prices")}
+    llm = spec is not None and spec.split(":", 1)[0] in ("openai", "llm")
+    if not llm:
+        if any(v is not None for v in limits.values()):
+            from ragauge.errors import ConfigError
 
-        return LLMJudge.from_spec(spec, budget=Budget(max_calls=calls, max_tokens=tokens))
-    return spec
+            raise ConfigError("--ragauge-max-calls/-tokens/-usd and --ragauge-prices apply to an LLM judge "
+                              "(--ragauge-judge openai:MODEL@URL)")
+        return None if spec in (None, "auto", "none") else spec
+    from ragauge.judges.llm.budget_options import budget_from_options
+    from ragauge.judges.llm.judge import LLMJudge
+
+    budget = budget_from_options(spec, **limits, usd_flag="--ragauge-max-usd", prices_flag="--ragauge-prices")
+    return LLMJudge.from_spec(spec, budget=budget)
 
 
 def _session(config: pytest.Config):

@@ -226,3 +226,42 @@ def test_plugin_is_inert_until_used(pytester, run):
     result = run(subprocess=True)
     result.assert_outcomes(passed=1)
     assert "ragauge" not in result.stdout.str().split("passed")[-1]
+
+
+BUDGET_TEST = """
+import pytest
+from ragauge.testing import assert_quality
+
+@pytest.mark.ragauge(data="golden.jsonl", metrics=["faithfulness"], n_resamples=200)
+def test_quality(ragauge_results):
+    assert_quality(ragauge_results)
+"""
+
+
+def _answered(n: int) -> list[dict]:
+    return [{"id": f"q{i}", "question": f"Какая гарантия на кровлю {i}?", "answer": "Гарантия 5 лет.",
+             "contexts": ["Гарантия на кровельные работы составляет 5 лет."]} for i in range(n)]
+
+
+def test_money_budget_stops_the_run_before_any_paid_call(pytester, run):
+    write_jsonl(pytester.path / "golden.jsonl", _answered(3))
+    pytester.makepyfile(test_rag=BUDGET_TEST)
+    (pytester.path / "prices.toml").write_text('[prices]\ntiny = {input = 0.15, output = 0.60}\n', encoding="utf-8")
+    # nothing listens on port 9: a call would fail differently; the budget must stop the run before it
+    judge = "--ragauge-judge=openai:tiny@http://127.0.0.1:9/v1"
+    result = run(judge, "--ragauge-prices=prices.toml", "--ragauge-max-usd=0")
+    assert result.ret != 0
+    text = result.stdout.str()
+    assert "BudgetExceededError" in text and "Traceback" not in text
+    assert "would exceed max_cost=$0.0" in text and "Spent so far: 0 calls" in text
+
+
+def test_money_budget_without_prices_or_without_llm_judge_is_refused(pytester, run):
+    write_jsonl(pytester.path / "golden.jsonl", _answered(2))
+    pytester.makepyfile(test_rag=BUDGET_TEST)
+    result = run("--ragauge-judge=openai:tiny@http://127.0.0.1:9/v1", "--ragauge-max-usd=1")
+    assert result.ret != 0
+    assert "--ragauge-max-usd needs --ragauge-prices FILE" in result.stdout.str()
+    result = run("--ragauge-max-calls=5")
+    assert result.ret != 0
+    assert "apply to an LLM judge" in result.stdout.str()

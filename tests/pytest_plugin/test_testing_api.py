@@ -74,6 +74,45 @@ def test_collect_measures_timings_and_streaming_ttft():
     assert s.retrieved_ids is None  # contexts without ids: no id ranking
 
 
+def test_collect_async_retrieve_and_async_streaming_generate():
+    import asyncio
+
+    ticks = iter([0.0, 0.020, 0.070, 0.400])
+
+    async def retrieve(question):
+        await asyncio.sleep(0)
+        return [{"id": "a", "text": "alpha", "score": 0.9}, {"id": "b", "text": "beta"}]
+
+    async def generate(question, contexts):
+        assert [c["id"] for c in contexts] == ["a", "b"]
+        for part in ("Срок", " — 5 лет"):
+            await asyncio.sleep(0)
+            yield part
+
+    out = collect([ragauge.Sample("s1", "Вопрос?")], retrieve=retrieve, generate=generate,
+                  clock=lambda: next(ticks))
+    s = out[0]
+    assert s.answer == "Срок — 5 лет" and s.retrieved_ids == ("a", "b")
+    assert (s.retrieval_ms, s.ttft_ms, s.latency_ms) == pytest.approx((20.0, 70.0, 400.0))
+
+
+def test_collect_async_whole_pipeline_and_running_loop_refused():
+    import asyncio
+
+    async def pipeline(question):
+        await asyncio.sleep(0)
+        return {"answer": "да", "retrieved_ids": ["x"]}
+
+    out = collect(rows(2), pipeline=pipeline)
+    assert [s.answer for s in out] == ["да", "да"] and out[1].retrieved_ids == ("x",)
+
+    async def inside_a_loop():
+        return collect(rows(1), pipeline=pipeline)
+
+    with pytest.raises(InputError, match="running event loop"):
+        asyncio.run(inside_a_loop())
+
+
 def test_run_pipeline_whole_callable_and_error_note():
     def pipeline(question):
         return {"answer": "да", "contexts": [{"page_content": "текст", "metadata": {"id": "a", "score": 0.7}}]}

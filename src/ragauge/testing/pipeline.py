@@ -7,6 +7,11 @@ Two shapes of pipeline:
 - ``retrieve(question)`` returns the contexts and ``generate(question, contexts)`` the answer (string or
   chunks); either may be left out (then the sample's own contexts / answer stay).
 
+Each callable may be ``async``: a coroutine is awaited and an async iterator of chunks is streamed, on one
+event loop that :func:`collect` owns for the whole run (samples still run one at a time, so the timings
+are the pipeline's own, not a queue's). Call it from synchronous code (a test, a script); inside an
+already running event loop, call your pipeline yourself and pass the recorded samples instead.
+
 Contexts may be strings, :class:`~ragauge.data.schema.Context`, mappings (``text``/``page_content``,
 ``id``, ``score``) or objects with those attributes (e.g. LangChain ``Document``: ``page_content`` and
 ``metadata["id"]``). Timings are measured around the calls with ``time.perf_counter``: ``latency_ms``
@@ -16,7 +21,9 @@ a streamed answer; not measured, ``None``, for a plain string).
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import inspect
 import time
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -81,10 +88,50 @@ def _contexts(value: Any, where: str) -> tuple["Context", ...]:
     return tuple(_context(c, where) for c in value)
 
 
-def _consume(answer: Any, start: float, clock: Clock) -> tuple[str | None, float | None]:
-    """A string answer as it is; an iterator of chunks joined, with the time to its first chunk."""
+class _Loop:
+    """Resolves what an async pipeline returns (coroutines, async iterators) on one private event loop."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _run(self, aw: Any) -> Any:
+        if self._loop is None:
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:
+                pass
+            else:
+                if hasattr(aw, "close"):
+                    aw.close()  # never awaited: close it rather than leak a "never awaited" warning
+                raise InputError("an async pipeline cannot be driven from inside a running event loop: call it "
+                                 "yourself (await it) and pass the recorded samples to ragauge.evaluate")
+            self._loop = asyncio.new_event_loop()
+        return self._loop.run_until_complete(aw)
+
+    def value(self, out: Any) -> Any:
+        return self._run(out) if inspect.isawaitable(out) else out
+
+    def chunks(self, agen: Any) -> Iterator[Any]:
+        it = agen.__aiter__()
+        while True:
+            try:
+                yield self._run(it.__anext__())
+            except StopAsyncIteration:
+                return
+
+    def close(self) -> None:
+        if self._loop is not None:
+            self._loop.run_until_complete(self._loop.shutdown_asyncgens())
+            self._loop.close()
+            self._loop = None
+
+
+def _consume(answer: Any, start: float, clock: Clock, loop: _Loop) -> tuple[str | None, float | None]:
+    """A string answer as it is; an (async) iterator of chunks joined, with the time to its first chunk."""
     if answer is None or isinstance(answer, str):
         return answer, None
+    if hasattr(answer, "__aiter__"):
+        answer = loop.chunks(answer)
     if isinstance(answer, Iterator):
         parts: list[str] = []
         ttft = None
@@ -96,16 +143,20 @@ def _consume(answer: Any, start: float, clock: Clock) -> tuple[str | None, float
     raise InputError("the pipeline's answer must be a string or an iterator of string chunks", value=answer)
 
 
-def _one(sample: "Sample", pipeline, retrieve, generate, clock: Clock) -> "Sample":
+def _is_stream(out: Any) -> bool:
+    return isinstance(out, (str, Iterator)) or hasattr(out, "__aiter__")
+
+
+def _one(sample: "Sample", pipeline, retrieve, generate, clock: Clock, loop: _Loop) -> "Sample":
     where = f"sample {sample.id!r}"
     fields: dict[str, Any] = {}
     start = clock()
     if pipeline is not None:
-        out = pipeline(sample.question)
-        if isinstance(out, str) or isinstance(out, Iterator):
-            answer, ttft = _consume(out, start, clock)
+        out = loop.value(pipeline(sample.question))
+        if _is_stream(out):
+            answer, ttft = _consume(out, start, clock, loop)
         else:
-            answer, ttft = _consume(_get(out, "answer", "response", "output"), start, clock)
+            answer, ttft = _consume(loop.value(_get(out, "answer", "response", "output")), start, clock, loop)
             ctx = _get(out, "contexts", "source_documents", "context")
             if ctx is not None:
                 fields["contexts"] = _contexts(ctx, where)
@@ -120,11 +171,11 @@ def _one(sample: "Sample", pipeline, retrieve, generate, clock: Clock) -> "Sampl
     else:
         raw_ctx: Any = sample.context_texts
         if retrieve is not None:
-            raw_ctx = retrieve(sample.question)
+            raw_ctx = loop.value(retrieve(sample.question))
             fields["retrieval_ms"] = (clock() - start) * 1000.0
             fields["contexts"] = _contexts(raw_ctx, where)
         if generate is not None:
-            answer, ttft = _consume(generate(sample.question, raw_ctx), start, clock)
+            answer, ttft = _consume(loop.value(generate(sample.question, raw_ctx)), start, clock, loop)
             fields["answer"], fields["ttft_ms"] = answer, ttft
     fields["latency_ms"] = (clock() - start) * 1000.0
     ctxs = fields.get("contexts")
@@ -151,14 +202,18 @@ def collect(
         raise InputError("pass either pipeline= or retrieve=/generate=, not both")
     items, _ = _samples(samples)
     out = []
-    for s in items:
-        try:
-            out.append(_one(s, pipeline, retrieve, generate, clock))
-        except InputError:
-            raise
-        except Exception as exc:
-            exc.add_note(f"ragauge: raised by the pipeline on sample {s.id!r} (question: {s.question[:80]!r})")
-            raise
+    loop = _Loop()
+    try:
+        for s in items:
+            try:
+                out.append(_one(s, pipeline, retrieve, generate, clock, loop))
+            except InputError:
+                raise
+            except Exception as exc:
+                exc.add_note(f"ragauge: raised by the pipeline on sample {s.id!r} (question: {s.question[:80]!r})")
+                raise
+    finally:
+        loop.close()
     return out
 
 

@@ -86,3 +86,20 @@ def test_bad_options():
         Embedder(threads=0)
     with pytest.raises(ValueError, match="max_cached"):
         Embedder(max_cached=-1)
+
+
+def test_offline_judge_caches_embeddings_on_disk_only_when_asked(tmp_path, monkeypatch):
+    from ragauge.judges.offline.judge import OfflineJudge
+
+    monkeypatch.delenv("RAGAUGE_CACHE_DIR", raising=False)
+    assert OfflineJudge().embedder.cache_path is None  # no folder given: nothing written to disk
+    monkeypatch.setenv("RAGAUGE_CACHE_DIR", str(tmp_path / "ci-cache"))
+    first = OfflineJudge().embedder
+    assert first.cache_path == tmp_path / "ci-cache" / "embeddings.sqlite"
+    vec = first.embed(["Гарантия на кровлю 5 лет."])
+    second = OfflineJudge(cache_dir=str(tmp_path / "ci-cache")).embedder  # a new process would look the same
+    assert second is first  # one embedder per cache folder in a process
+    from ragauge.judges.offline.embed import Embedder
+
+    fresh = Embedder(cache_dir=tmp_path / "ci-cache")
+    assert (fresh.embed(["Гарантия на кровлю 5 лет."]) == vec).all() and fresh.cache_info()["disk_hits"] == 1

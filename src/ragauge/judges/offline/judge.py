@@ -9,6 +9,7 @@ within a process: claims are cached per text, embeddings per text hash, models l
 from __future__ import annotations
 
 import json
+import os
 import threading
 from functools import lru_cache
 from importlib import resources
@@ -40,7 +41,9 @@ class OfflineJudge:
     _lock = threading.Lock()
 
     def __init__(self, *, cache_dir: str | None = None) -> None:
-        self._cache_dir = cache_dir
+        # An on-disk embedding cache only when asked for: cache_dir, else $RAGAUGE_CACHE_DIR (the folder
+        # the LLM judge's reply cache uses, and the one the CI workflow files keep between runs).
+        self._cache_dir = cache_dir if cache_dir is not None else (os.environ.get("RAGAUGE_CACHE_DIR") or None)
         self._claims: dict[tuple[str, str | None], list[Any]] = {}
 
     @classmethod
