@@ -173,7 +173,7 @@ def build_report(args: argparse.Namespace) -> dict[str, Any]:
 
     from ..errors import InputError
     from ..stats import agreement as ag
-    from ..stats.paired import run_scores
+    from ..stats.runs import run_scores
     from .compare import load_results
 
     run = run_scores(load_results(args.judged), source=args.judged)

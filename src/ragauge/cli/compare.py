@@ -54,7 +54,7 @@ def _check_options(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..stats.paired import compare_runs, run_scores
+    from ..stats.runs import compare_runs, run_scores
 
     _check_options(args)
     base = run_scores(load_results(args.base), source=args.base)

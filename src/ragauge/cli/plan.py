@@ -37,7 +37,7 @@ def register(sub) -> None:
 
 def _pilot(args: argparse.Namespace) -> dict:
     from ..errors import InputError
-    from ..stats.paired import run_scores
+    from ..stats.runs import run_scores
     from .compare import load_results
 
     if not args.metric:

@@ -15,7 +15,8 @@ from typing import Any, Mapping, Sequence
 
 from ..metrics.column import ScoreColumn
 from ..metrics.spec import MetricSpec
-from ..stats.paired import Pairing, RunScores, compare_runs, pair_by_id, run_scores
+from ..stats.pairing import Pairing, pair_by_id
+from ..stats.runs import RunScores, compare_runs, run_scores
 
 
 def read_baseline(baseline: str | Path | Mapping[str, Any]) -> tuple[dict[str, Any], str]:

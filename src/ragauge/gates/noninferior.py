@@ -15,7 +15,7 @@ from .profiles import Threshold
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine.summary import MetricSummary
-    from ..stats.paired import Pairing
+    from ..stats.pairing import Pairing
     from .check import GateResult
 
 #: Margin used when neither the threshold, the caller (``--margin``) nor the profile sets one:
@@ -60,7 +60,7 @@ def check_non_inferior(
     margin_origin: str,
     profile: str,
 ) -> "GateResult":
-    from ..stats.paired import non_inferiority
+    from ..stats.non_inferiority import non_inferiority
     from .check import _OPS, _WORDS, GateResult
 
     name, unit = s.spec.name, s.spec.unit

@@ -4,7 +4,7 @@
   times and compute the statistic (mean or a percentile) on each. ``method="percentile"`` takes the
   ``(1-level)/2`` and ``(1+level)/2`` quantiles of those statistics; ``method="bca"`` (means only) moves
   the quantile levels by the bias correction ``z0`` and the jackknife acceleration ``a`` (Efron 1987),
-  reusing the BCa of :mod:`ragauge.stats.paired`, and falls back to the percentile interval when BCa is
+  reusing the BCa of :mod:`ragauge.stats.paired_tests`, and falls back to the percentile interval when BCa is
   not defined (every resample on one side). ``Interval.method`` names what was used.
 - **Wilson score interval** (Wilson 1927) for pass rates, i.e. the mean of 0/1 values
   (``hit_rate@k``, ``hallucination_rate``, ``toxicity``): with ``p = k/n`` and ``z = Phi^-1((1+level)/2)``,
@@ -93,9 +93,9 @@ def bootstrap_ci(
     probs: tuple[float, float] = (alpha, 1 - alpha)
     used = "bootstrap-percentile"
     if method == "bca" and percentile is None:
-        # One home for the BCa formula: paired.py's, applied to the one-sample mean (d = the values).
-        # Imported here because paired.py imports this module.
-        from .paired import _bca_probs
+        # One home for the BCa formula: paired_tests.py's, applied to the one-sample mean (d = the values).
+        # Imported here because paired_tests.py imports this module.
+        from .paired_tests import _bca_probs
 
         bca = _bca_probs(stats, float(values.mean()), values, probs)
         if bca is not None:

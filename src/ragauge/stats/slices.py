@@ -24,7 +24,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .paired import holm
+from .paired_tests import holm
 
 #: Largest ``n * B`` for which the permutation test runs; beyond it, Welch's t-test.
 PERMUTATION_CELLS = 20_000_000

@@ -1,0 +1,146 @@
+"""The results document as the HTML report reads it, and the small cell helpers every section shares.
+
+Pure functions over a ``ragauge.results/1`` document: :class:`_Doc` tolerates missing optional keys, and
+every string from the data goes through :func:`_e` (escaped) before it reaches the page.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from html import escape
+from typing import Any, Iterable, Mapping
+
+from ..errors import InputError
+from . import svg
+
+_SCHEMA = "ragauge.results/"
+_PERCENTILE = re.compile(r"p(\d+(?:\.\d+)?)")
+
+
+def _check_schema(results: Mapping[str, Any]) -> None:
+    schema = results.get("schema") if isinstance(results, Mapping) else None
+    if not isinstance(schema, str) or not schema.startswith(_SCHEMA):
+        raise InputError("not a ragauge results document", field="schema", value=schema,
+                         hint="render the results.json written by `ragauge eval` (schema ragauge.results/1)")
+    if schema[len(_SCHEMA):].split(".")[0] != "1":
+        raise InputError("unknown major version of the results schema", field="schema", value=schema,
+                         hint="this ragauge reads ragauge.results/1; upgrade ragauge to render this file")
+
+
+def _num(x: Any) -> float | None:
+    """A finite number as float, anything else (None, bool, NaN, text) as None."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        return None
+    return float(x)
+
+
+def _str(x: Any) -> str:
+    return "" if x is None else str(x)
+
+
+def _e(x: Any) -> str:
+    return escape(_str(x), quote=True)
+
+
+class _Doc:
+    """Lookups over the results document; every accessor tolerates missing optional keys."""
+
+    def __init__(self, results: Mapping[str, Any]) -> None:
+        self.r = results
+        self.specs = {s["name"]: s for s in results.get("metrics") or [] if isinstance(s, Mapping) and "name" in s}
+        self.summary: Mapping[str, Any] = results.get("summary") or {}
+        self.gates = [g for g in results.get("gates") or [] if isinstance(g, Mapping)]
+        self.samples = [s for s in results.get("samples") or [] if isinstance(s, Mapping)]
+        self.slices: Mapping[str, Any] = results.get("slices") or {}
+        self.metrics = list(self.specs) + [n for n in self.summary if n not in self.specs]
+
+    def aggregate(self, name: str) -> str:
+        return _str((self.summary.get(name) or {}).get("aggregate") or self.specs.get(name, {}).get("aggregate")
+                    or "mean")
+
+    def percentile(self, name: str) -> float | None:
+        m = _PERCENTILE.fullmatch(self.aggregate(name))
+        return float(m.group(1)) if m else None
+
+    def unit(self, name: str) -> str | None:
+        return self.specs.get(name, {}).get("unit") or None
+
+    def value_range(self, name: str) -> tuple[float, float] | None:
+        rng = self.specs.get(name, {}).get("range")
+        if isinstance(rng, (list, tuple)) and len(rng) == 2:
+            lo, hi = _num(rng[0]), _num(rng[1])
+            if lo is not None and hi is not None and hi > lo:
+                return lo, hi
+        return None
+
+    def higher_is_better(self, name: str) -> bool:
+        return self.specs.get(name, {}).get("higher_is_better", True) is not False
+
+    def gate(self, name: str) -> Mapping[str, Any] | None:
+        return next((g for g in self.gates if g.get("metric") == name), None)
+
+    def threshold(self, name: str, label: str = "") -> svg.Threshold | None:
+        g = self.gate(name)
+        value = _num(g.get("threshold")) if g else None
+        return svg.Threshold(_str(g.get("op")), value, label) if g and value is not None else None
+
+    def fmt(self, name: str, value: Any) -> str:
+        return svg.fmt_number(_num(value), self.unit(name))
+
+
+def _ci_text(low: Any, high: Any, doc: _Doc, name: str, value: Any) -> str:
+    """``0.61 – 0.78``; "—" when there is no value at all, "n too small" when only the CI is missing."""
+    lo, hi = _num(low), _num(high)
+    if _num(value) is None:
+        return "—"
+    if lo is None or hi is None:
+        return '<span class="muted">n too small</span>'
+    unit = doc.unit(name)
+    return _e(f"{svg.fmt_number(lo)} – {svg.fmt_number(hi, unit)}")
+
+
+def _unscored_text(entry: Mapping[str, Any], zero: str = "0") -> str:
+    n = int(_num(entry.get("n_unscored")) or 0)
+    if not n:
+        return f'<span class="muted">{zero}</span>'
+    reasons = entry.get("unscored_reasons") or {}
+    items = [(k, v) for k, v in reasons.items()] if isinstance(reasons, Mapping) else []
+    if len(items) == 1:
+        detail = _e(items[0][0])
+    else:
+        detail = ", ".join(f"{_e(k)} ({_e(v)})" for k, v in items) or "reason not recorded"
+    return f'<span class="unscored-note">{n} unscored: {detail}</span>'
+
+
+def _badge(status: Any) -> str:
+    s = _str(status).lower() or "unknown"
+    cls = s if s in {"pass", "fail", "unscored", "skipped"} else "unknown"
+    return f'<span class="badge badge-{cls}">{_e(s)}</span>'
+
+
+def _passes(value: float, op: str, threshold: float) -> bool:
+    return {">=": value >= threshold, ">": value > threshold, "<=": value <= threshold,
+            "<": value < threshold, "==": value == threshold}.get(op, False)
+
+
+def _section(anchor: str, title: str, intro: str, content: str) -> str:
+    intro_html = f'<p class="intro">{intro}</p>\n' if intro else ""
+    return f'<section id="{anchor}">\n<h2>{title}</h2>\n{intro_html}{content}\n</section>'
+
+
+def _table(head: str, rows: Iterable[str], cls: str) -> str:
+    return f'<div class="table-wrap"><table class="{cls}">\n<thead>{head}</thead>\n<tbody>\n' \
+           + "\n".join(rows) + "\n</tbody>\n</table></div>"
+
+
+def _timing_groups(doc: _Doc) -> dict[str, list[tuple[float, str]]]:
+    groups: dict[str, list[tuple[float, str]]] = {}
+    for name in doc.metrics:
+        pct = doc.percentile(name)
+        if pct is not None:
+            agg = doc.aggregate(name)
+            field = name[: -len(agg) - 1] if name.endswith("_" + agg) else name
+            groups.setdefault(field, []).append((pct, name))
+    return {k: sorted(v) for k, v in groups.items()}
+

@@ -1,0 +1,94 @@
+"""Non-inferiority of two paired runs: is ``new`` at most ``margin`` worse than ``base``?
+
+One-sided paired test of ``H0: improvement <= -margin`` (a t-test for means, the paired bootstrap for
+percentiles). The ``non_inferior`` gate (:mod:`ragauge.gates.noninferior`) decides with it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import stats as _st
+
+from .paired_tests import _agg, _bootstrap_differences, _rng
+
+__all__ = ["NonInferiorityResult", "non_inferiority"]
+
+
+@dataclass(frozen=True, slots=True)
+class NonInferiorityResult:
+    """One-sided test that ``new`` is not worse than ``base`` by more than ``margin``."""
+
+    margin: float
+    alpha: float
+    n: int
+    improvement: float | None  #: oriented: > 0 means new is better, whatever the metric's direction
+    lower_bound: float | None  #: one-sided (1 - alpha) lower confidence bound of the improvement
+    p_value: float | None
+    method: str
+    non_inferior: bool
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"margin": self.margin, "alpha": self.alpha, "n": self.n, "improvement": self.improvement,
+                "lower_bound": self.lower_bound, "p_value": self.p_value, "method": self.method,
+                "non_inferior": self.non_inferior, "reason": self.reason}
+
+
+def non_inferiority(
+    base: np.ndarray,
+    new: np.ndarray,
+    margin: float,
+    alpha: float = 0.05,
+    *,
+    higher_is_better: bool = True,
+    percentile: float | None = None,
+    n_resamples: int = 2000,
+    seed: int | np.random.Generator = 0,
+) -> NonInferiorityResult:
+    """Is ``new`` at most ``margin`` worse than ``base`` (paired)? ``H0: improvement <= -margin``.
+
+    ``improvement = s * (agg(new) - agg(base))`` with ``s = +1`` if higher is better, else ``-1``.
+    Means: one-sided paired t-test on ``s*d + margin``; lower bound ``mean(s*d) - t_{1-alpha,n-1} sd/sqrt(n)``.
+    Percentiles: paired bootstrap; lower bound = the ``alpha`` quantile of the bootstrap improvements,
+    ``p`` = their share at or below ``-margin``. Non-inferior when the lower bound is above ``-margin``.
+
+    >>> r = non_inferiority(np.array([.8, .7, .9, .6]), np.array([.79, .71, .88, .6]), margin=0.05)
+    >>> r.non_inferior
+    True
+    """
+    if not margin >= 0:
+        raise ValueError(f"margin must be >= 0, got {margin}")
+    base = np.asarray(base, dtype=np.float64)
+    new = np.asarray(new, dtype=np.float64)
+    n = int(base.size)
+    s = 1.0 if higher_is_better else -1.0
+    if n < 2:
+        return NonInferiorityResult(margin, alpha, n, None, None, None, "none", False,
+                                    f"only {n} paired sample(s): non-inferiority cannot be shown")
+    improvement = s * float(_agg(new, percentile) - _agg(base, percentile))
+    if percentile is None:
+        d = s * (new - base)
+        sd = float(np.std(d, ddof=1))
+        if sd == 0:
+            lower = improvement
+            p = 0.0 if improvement > -margin else 1.0
+        else:
+            se = sd / math.sqrt(n)
+            lower = improvement - float(_st.t.ppf(1 - alpha, n - 1)) * se
+            p = float(_st.t.sf((improvement + margin) / se, n - 1))
+        method = "one-sided paired t-test"
+    else:
+        boot = s * _bootstrap_differences(base, new, percentile, n_resamples, _rng(seed))
+        lower = float(np.quantile(boot, alpha))
+        p = float(np.mean(boot <= -margin))
+        method = "one-sided paired bootstrap (percentile)"
+    ok = lower > -margin
+    word = "not worse" if ok else "not shown to be within the margin"
+    reason = (f"improvement {improvement:+.4g}, one-sided {1 - alpha:.0%} lower bound {lower:+.4g} vs "
+              f"-margin {-margin:+.4g} (p = {p:.3g}): new is {word}"
+              + (f" than base by more than {margin:g}" if ok else f" of base (margin {margin:g})"))
+    return NonInferiorityResult(margin, alpha, n, improvement, lower, p, method, ok, reason)

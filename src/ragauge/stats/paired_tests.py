@@ -1,0 +1,195 @@
+"""Pure kernels of the paired comparison: bootstrap CI, sign-flip permutation, Wilcoxon, Holm.
+
+Each takes plain numpy vectors paired by position (``base[i]`` and ``new[i]`` are one question) and a
+seed or ``np.random.Generator``; :mod:`.paired` puts them together (method overview and defaults there,
+formulas in ``docs/statistics.md``).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+from scipy import stats as _st
+
+from .intervals import Interval
+
+__all__ = [
+    "EXACT_MAX",
+    "bootstrap_p_value",
+    "holm",
+    "paired_bootstrap_ci",
+    "permutation_test",
+    "wilcoxon_test",
+]
+
+_BLOCK_CELLS = 4_000_000
+EXACT_MAX = 20
+
+
+def _rng(seed: int | np.random.Generator) -> np.random.Generator:
+    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+
+
+def _agg(x: np.ndarray, percentile: float | None, axis: int = -1) -> np.ndarray:
+    return x.mean(axis=axis) if percentile is None else np.percentile(x, percentile, axis=axis)
+
+
+def paired_bootstrap_ci(
+    base: np.ndarray,
+    new: np.ndarray,
+    *,
+    percentile: float | None = None,
+    level: float = 0.95,
+    n_resamples: int = 2000,
+    seed: int | np.random.Generator = 0,
+    method: str = "bca",
+) -> Interval | None:
+    """Paired bootstrap CI of ``agg(new) - agg(base)``; ``None`` when fewer than 2 pairs.
+
+    ``method="bca"`` (means only; percentile aggregates use ``"percentile"``) or ``"percentile"``.
+    The returned ``Interval.method`` names the method actually used (``bootstrap-bca`` or
+    ``bootstrap-percentile``, the latter also when BCa fell back).
+    """
+    base = np.asarray(base, dtype=np.float64)
+    new = np.asarray(new, dtype=np.float64)
+    n = base.size
+    if n < 2:
+        return None
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+    if method not in ("bca", "percentile"):
+        raise ValueError(f"method must be 'bca' or 'percentile', got {method!r}")
+    boot = _bootstrap_differences(base, new, percentile, n_resamples, _rng(seed))
+    theta = float(_agg(new, percentile) - _agg(base, percentile))
+    tail = (1 - level) / 2
+    probs = (tail, 1 - tail)
+    used = "bootstrap-percentile"
+    if method == "bca" and percentile is None:
+        bca = _bca_probs(boot, theta, new - base, probs)
+        if bca is not None:
+            probs, used = bca, "bootstrap-bca"
+    low, high = np.quantile(boot, probs)
+    return Interval(float(low), float(high), level, used, n)
+
+
+def _bootstrap_differences(base, new, percentile, n_resamples, rng) -> np.ndarray:
+    n = base.size
+    out = np.empty(n_resamples, dtype=np.float64)
+    block = max(1, min(n_resamples, _BLOCK_CELLS // n))
+    for start in range(0, n_resamples, block):
+        stop = min(n_resamples, start + block)
+        idx = rng.integers(0, n, size=(stop - start, n))
+        if percentile is None:
+            out[start:stop] = (new - base)[idx].mean(axis=1)
+        else:
+            out[start:stop] = _agg(new[idx], percentile) - _agg(base[idx], percentile)
+    return out
+
+
+def _bca_probs(boot: np.ndarray, theta: float, d: np.ndarray, probs: tuple[float, float]):
+    """BCa-adjusted quantile levels for the mean of ``d``, or None when BCa is not defined."""
+    below = (np.count_nonzero(boot < theta) + 0.5 * np.count_nonzero(boot == theta)) / boot.size
+    if not 0 < below < 1:
+        return None
+    z0 = _st.norm.ppf(below)
+    n = d.size
+    jack = (d.sum() - d) / (n - 1)  # leave-one-out means
+    dev = jack.mean() - jack
+    denom = 6.0 * float(np.sum(dev**2)) ** 1.5
+    a = float(np.sum(dev**3)) / denom if denom > 0 else 0.0
+    out = []
+    for p in probs:
+        z = z0 + _st.norm.ppf(p)
+        q = 1 - a * z
+        if q <= 0:
+            return None
+        out.append(float(_st.norm.cdf(z0 + z / q)))
+    return tuple(out) if all(np.isfinite(out)) else None
+
+
+def permutation_test(
+    base: np.ndarray,
+    new: np.ndarray,
+    *,
+    n_permutations: int = 10_000,
+    seed: int | np.random.Generator = 0,
+    exact_max: int = EXACT_MAX,
+) -> tuple[float, str]:
+    """Two-sided paired sign-flip permutation p-value of ``mean(new - base)`` and the method's name.
+
+    Under H0 the two runs' scores of one question are exchangeable, so each difference ``d_i`` is as likely
+    to be ``-d_i``. Statistic ``T = |sum(d)|``; zeros contribute nothing, so only the ``m`` non-zero
+    differences are flipped. Exact enumeration of all ``2^m`` sign patterns when ``m <= exact_max``;
+    otherwise ``n_permutations`` seeded random patterns and ``p = (1 + #{T* >= T}) / (1 + B)`` (never 0;
+    Phipson & Smyth 2010).
+
+    >>> permutation_test(np.zeros(5), np.ones(5))    # 2 of 32 sign patterns are as extreme
+    (0.0625, 'sign-flip permutation, exact')
+    """
+    d = np.asarray(new, dtype=np.float64) - np.asarray(base, dtype=np.float64)
+    d = d[d != 0]
+    m = d.size
+    if m == 0:
+        return 1.0, "sign-flip permutation, exact"
+    obs = abs(float(d.sum()))
+    tol = 1e-9 * float(np.abs(d).sum())  # sums equal to obs up to rounding count as "as extreme"
+    block = max(1, _BLOCK_CELLS // m)
+    count = 0
+    if m <= exact_max:
+        total = 1 << m
+        bits = np.arange(m, dtype=np.int64)
+        for start in range(0, total, block):
+            k = np.arange(start, min(total, start + block), dtype=np.int64)
+            signs = 1.0 - 2.0 * ((k[:, None] >> bits) & 1)
+            count += int(np.count_nonzero(np.abs(signs @ d) >= obs - tol))
+        return count / total, "sign-flip permutation, exact"
+    rng = _rng(seed)
+    for start in range(0, n_permutations, block):
+        size = min(n_permutations, start + block) - start
+        signs = np.where(rng.random((size, m)) < 0.5, -1.0, 1.0)
+        count += int(np.count_nonzero(np.abs(signs @ d) >= obs - tol))
+    return (1 + count) / (1 + n_permutations), f"sign-flip permutation, Monte Carlo ({n_permutations} draws)"
+
+
+def bootstrap_p_value(boot: np.ndarray) -> float:
+    """Two-sided p-value of "difference = 0" from bootstrap differences: the smallest ``1 - level`` at
+    which the percentile interval would exclude 0, ``min(1, 2 * min(#{<= 0} + 1, #{>= 0} + 1) / (B + 1))``."""
+    b = boot.size
+    low = np.count_nonzero(boot <= 0) + 1
+    high = np.count_nonzero(boot >= 0) + 1
+    return float(min(1.0, 2 * min(low, high) / (b + 1)))
+
+
+def wilcoxon_test(base: np.ndarray, new: np.ndarray) -> float | None:
+    """Two-sided Wilcoxon signed-rank p-value (scipy, zeros discarded); 1.0 when every difference is
+    zero, ``None`` with fewer than 2 pairs."""
+    d = np.asarray(new, dtype=np.float64) - np.asarray(base, dtype=np.float64)
+    if d.size < 2:
+        return None
+    if not np.any(d != 0):
+        return 1.0
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scipy warns about ties/zeros and switches method itself
+        return float(_st.wilcoxon(d, zero_method="wilcox").pvalue)
+
+
+def holm(pvalues: Sequence[float | None]) -> list[float | None]:
+    """Holm (1979) step-down adjusted p-values; ``None`` entries are skipped and stay ``None``.
+
+    Sorted ascending, ``p~_(i) = max_{j<=i} min(1, (m - j + 1) p_(j))``.
+
+    >>> holm([0.01, 0.04, 0.03, 0.005])
+    [0.03, 0.06, 0.06, 0.02]
+    """
+    idx = [i for i, p in enumerate(pvalues) if p is not None]
+    m = len(idx)
+    order = sorted(idx, key=lambda i: pvalues[i])  # type: ignore[arg-type,return-value]
+    out: list[float | None] = [None] * len(pvalues)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * float(pvalues[i])))  # type: ignore[arg-type]
+        out[i] = round(running, 15)
+    return out
