@@ -12,7 +12,6 @@ drives it synchronously and :meth:`Guard.arun` awaits the calls, so the two cann
 from __future__ import annotations
 
 import inspect
-import math
 import time
 from typing import Any, Callable, Generator, Mapping, Sequence
 
@@ -23,8 +22,9 @@ from . import templates
 from .callables import RetrieverCall, generate_kwargs, is_async
 from .grade import coverage, relevancy
 from .postcheck import citations, strip_spans
-from .result import Chunk, GuardResult, StageRecord, normalize_chunks
+from .result import Chunk, GuardResult, StageRecord, merge_chunks, normalize_chunks
 from .synonyms import SynonymDictionary
+from .trace import Emitter, Sink, default_sink, resolve_sink
 
 POST_CHECKS = ("off", "flag", "block", "strip")
 DEFAULT_GRADE_THRESHOLDS = {"relevancy": 0.7, "support": 0.8}
@@ -35,22 +35,6 @@ _Pipeline = Generator[_Call, Any, GuardResult]
 
 def _ms(start: float) -> float:
     return (time.perf_counter() - start) * 1000.0
-
-
-def _dedupe(chunks: Sequence[Chunk], k: int) -> list[Chunk]:
-    """Merge the results of several queries: one chunk per id (its best score), best first, top k."""
-    best: dict[str, Chunk] = {}
-    order: list[str] = []
-    for c in chunks:
-        if c.id not in best:
-            order.append(c.id)
-            best[c.id] = c
-        elif (c.score or -math.inf) > (best[c.id].score or -math.inf):
-            best[c.id] = c
-    merged = [best[i] for i in order]
-    if any(c.score is not None for c in merged):
-        merged.sort(key=lambda c: -(c.score if c.score is not None else -math.inf))
-    return merged[:k]
 
 
 class Guard:
@@ -74,6 +58,7 @@ class Guard:
         post_check: str = "off",
         judge: Any = "offline",
         lang: str | None = None,
+        trace: Sink | str | bool | None = None,
     ) -> None:
         if not callable(generate):
             raise ConfigError(f"generate must be a callable (got {generate!r})")
@@ -101,6 +86,8 @@ class Guard:
         self._judge: Any = None
         self.lang = lang
         self.is_async = any(is_async(f) for f in (retrieve, generate, rewrite))
+        self._trace_sink = resolve_sink(trace) if trace is not None else None
+        self._trace_default = trace is None  # read the process default at run time, not here
 
     @property
     def judge(self) -> Any:
@@ -109,11 +96,25 @@ class Guard:
         return self._judge
 
     # --- front doors ------------------------------------------------------------------------
-    def run(self, question: str, *, filters: Any = None, k: int = 5) -> GuardResult:
-        """Guard one question with synchronous callables."""
+    def _emitter(self, request_id: str | None) -> Emitter | None:
+        sink = self._trace_sink if self._trace_sink is not None else (
+            default_sink() if self._trace_default else None)
+        return None if sink is None else Emitter(sink, request_id=request_id)
+
+    def thresholds(self, stage: str | None = None) -> dict[str, Any]:
+        """The thresholds a stage decides by (all of them for ``stage=None``), as trace events record them."""
+        table = {"score_threshold": {"score": self.score_threshold}, "grade": dict(self.grade_thresholds),
+                 "post_check": {"mode": self.post_check}}
+        if stage is None:
+            return {f"{name}.{key}": value for name, values in table.items() for key, value in values.items()}
+        return table.get(stage, {})
+
+    def run(self, question: str, *, filters: Any = None, k: int = 5, request_id: str | None = None) -> GuardResult:
+        """Guard one question with synchronous callables. ``request_id`` tags the trace events."""
         if self.is_async:
             raise ConfigError("retrieve/generate/rewrite are async; use `await guard.arun(...)`")
-        pipeline = self._pipeline(question, filters, k)
+        emitter = self._emitter(request_id)
+        pipeline = self._pipeline(question, filters, k, emitter)
         value: Any = None
         try:
             while True:
@@ -121,10 +122,16 @@ class Guard:
                 value = fn(*args, **kwargs)
         except StopIteration as stop:
             return stop.value
+        except Exception as exc:
+            if emitter is not None:
+                emitter.error(exc)
+            raise
 
-    async def arun(self, question: str, *, filters: Any = None, k: int = 5) -> GuardResult:
+    async def arun(self, question: str, *, filters: Any = None, k: int = 5,
+                   request_id: str | None = None) -> GuardResult:
         """Guard one question; async callables are awaited, sync ones called directly."""
-        pipeline = self._pipeline(question, filters, k)
+        emitter = self._emitter(request_id)
+        pipeline = self._pipeline(question, filters, k, emitter)
         value: Any = None
         try:
             while True:
@@ -134,9 +141,13 @@ class Guard:
                     value = await value
         except StopIteration as stop:
             return stop.value
+        except Exception as exc:
+            if emitter is not None:
+                emitter.error(exc)
+            raise
 
     # --- the contract -----------------------------------------------------------------------
-    def _pipeline(self, question: str, filters: Any, k: int) -> _Pipeline:
+    def _pipeline(self, question: str, filters: Any, k: int, emitter: Emitter | None) -> _Pipeline:
         if not isinstance(question, str) or not question.strip():
             raise ConfigError(f"question must be a non-empty string (got {question!r})")
         if not isinstance(k, int) or k < 1:
@@ -146,25 +157,33 @@ class Guard:
         stages: list[StageRecord] = []
         user_ms = 0.0
 
+        def add(record: StageRecord) -> None:
+            stages.append(record)
+            if emitter is not None:
+                emitter.stage(record.name, record.decision, record.scores, self.thresholds(record.name),
+                              record.reason, record.duration_ms)
+
         def finish(kind: str, text: str, chunks: Sequence[Chunk], cites: Sequence[dict] = (),
                    unsupported: Sequence[dict] = ()) -> GuardResult:
             timings = {s.name: s.duration_ms for s in stages}
             timings["total"] = _ms(total)
             timings["guard_overhead"] = max(0.0, timings["total"] - user_ms)
+            if emitter is not None:
+                emitter.result(kind, stages[-1].reason, self.thresholds(), timings)
             return GuardResult(kind, text, question, rewritten, tuple(chunks), tuple(cites), tuple(stages),
-                               timings, tuple(unsupported))
+                               timings, tuple(unsupported), emitter.request_id if emitter is not None else None)
 
         # 1. rewrite: the original question travels with the rewritten one
         t = time.perf_counter()
         rewritten: str | None = None
         if self.rewrite is None:
-            stages.append(StageRecord("rewrite", "skipped", reason="no rewrite callable"))
+            add(StageRecord("rewrite", "skipped", reason="no rewrite callable"))
         else:
             rewritten = yield (self.rewrite, (question,), {})
             if not isinstance(rewritten, str) or not rewritten.strip():
                 raise ConfigError(f"rewrite returned {rewritten!r}; expected a non-empty string")
             user_ms += _ms(t)
-            stages.append(StageRecord("rewrite", "pass" if rewritten != question else "unchanged",
+            add(StageRecord("rewrite", "pass" if rewritten != question else "unchanged",
                                       {"rewritten": rewritten}, "original question kept for retrieval and "
                                       "generation", _ms(t)))
 
@@ -172,10 +191,10 @@ class Guard:
         t = time.perf_counter()
         query = rewritten or question
         if self.synonyms is None:
-            stages.append(StageRecord("synonyms", "skipped", reason="no dictionary"))
+            add(StageRecord("synonyms", "skipped", reason="no dictionary"))
         else:
             query, found = self.synonyms.expand(query)
-            stages.append(StageRecord(
+            add(StageRecord(
                 "synonyms", "pass" if found else "no_match",
                 {"matched": {hit: others for hit, others in found}, "query": query},
                 "expanded from the user dictionary" if found else "no dictionary term in the question", _ms(t)))
@@ -188,19 +207,19 @@ class Guard:
             args, kwargs = self.retriever.args(q, filters, k)
             retrieved += normalize_chunks((yield (self.retriever.fn, args, kwargs)))
         user_ms += _ms(t)
-        chunks = _dedupe(retrieved, k)
-        stages.append(StageRecord("retrieve", "pass", {"n": len(chunks), "queries": queries,
+        chunks = merge_chunks(retrieved, k)
+        add(StageRecord("retrieve", "pass", {"n": len(chunks), "queries": queries,
                                                        "filters": filters}, "", _ms(t)))
 
         # 4. retrieval score threshold
         t = time.perf_counter()
         scores = [c.score for c in chunks if c.score is not None]
         if not chunks:
-            stages.append(StageRecord("score_threshold", "no_answer", {"max_score": None}, "nothing retrieved",
+            add(StageRecord("score_threshold", "no_answer", {"max_score": None}, "nothing retrieved",
                                       _ms(t)))
             return finish("no_answer", templates.NO_ANSWER[lang], [])
         if self.score_threshold is None or not scores:
-            stages.append(StageRecord("score_threshold", "skipped", {"max_score": max(scores, default=None)},
+            add(StageRecord("score_threshold", "skipped", {"max_score": max(scores, default=None)},
                                       "threshold disabled" if self.score_threshold is None
                                       else "the retriever gave no scores", _ms(t)))
         else:
@@ -208,17 +227,17 @@ class Guard:
             detail = {"max_score": max(scores), "threshold": self.score_threshold, "kept": len(kept),
                       "dropped": len(chunks) - len(kept)}
             if not kept:
-                stages.append(StageRecord("score_threshold", "no_answer", detail,
+                add(StageRecord("score_threshold", "no_answer", detail,
                                           f"every chunk scored below {self.score_threshold}", _ms(t)))
                 return finish("no_answer", templates.NO_ANSWER[lang], chunks)
             chunks = kept
-            stages.append(StageRecord("score_threshold", "pass", detail, "", _ms(t)))
+            add(StageRecord("score_threshold", "pass", detail, "", _ms(t)))
         texts = [c.text for c in chunks]
 
         # 5. grade before generate
         t = time.perf_counter()
         if not self.grade:
-            stages.append(StageRecord("grade", "skipped", reason="grade=False"))
+            add(StageRecord("grade", "skipped", reason="grade=False"))
         else:
             rel, per_chunk = relevancy(self.judge, question, texts)
             synonyms_of = self.synonyms.covered_lemmas if self.synonyms else (lambda lemma: {lemma})
@@ -230,12 +249,12 @@ class Guard:
                       if value == value and value < self.grade_thresholds[name]]
             if failed:
                 reason = ", ".join(f"{n} {detail[n]:.2f} < {self.grade_thresholds[n]}" for n in failed)
-                stages.append(StageRecord("grade", "clarify", detail, reason, _ms(t)))
+                add(StageRecord("grade", "clarify", detail, reason, _ms(t)))
                 topics = [str(c.metadata.get("title") or c.text) for c in chunks[:2]]
                 return finish("clarifying_question", templates.clarifying_question(topics, cov.missing, lang),
                               chunks)
             decision = "unscored" if rel != rel else "pass"
-            stages.append(StageRecord("grade", decision, detail,
+            add(StageRecord("grade", decision, detail,
                                       "the judge could not score relevancy" if rel != rel else "", _ms(t)))
 
         # generation
@@ -244,18 +263,18 @@ class Guard:
         user_ms += _ms(t)
         if not isinstance(answer, str):
             raise ConfigError(f"generate returned {type(answer).__name__}; expected a string answer")
-        stages.append(StageRecord("generate", "pass", {"chars": len(answer)}, "", _ms(t)))
+        add(StageRecord("generate", "pass", {"chars": len(answer)}, "", _ms(t)))
 
         # 6. post-check: faithfulness of the answer to the context
         t = time.perf_counter()
         if self.post_check == "off":
-            stages.append(StageRecord("post_check", "skipped", reason="post_check='off'"))
+            add(StageRecord("post_check", "skipped", reason="post_check='off'"))
             return finish("answer", answer, chunks, citations(chunks))
         claims = self.judge.claims([answer], [lang])[0]
         verdicts = self.judge.verify([(claims, texts, lang)])[0] if claims else []
         problem = unscored_of(claims) or unscored_of(verdicts)
         if problem is not None:
-            stages.append(StageRecord("post_check", "unscored", {}, f"{problem.reason}: {problem.error}", _ms(t)))
+            add(StageRecord("post_check", "unscored", {}, f"{problem.reason}: {problem.error}", _ms(t)))
             return finish("answer", answer, chunks, citations(chunks))
         bad = [v for v in verdicts if not v.supported]
         detail = {"claims": len(verdicts), "unsupported": len(bad),
@@ -263,18 +282,18 @@ class Guard:
         unsupported = [v.to_dict() for v in bad]
         cites = citations(chunks, verdicts)
         if not bad:
-            stages.append(StageRecord("post_check", "pass", detail, "", _ms(t)))
+            add(StageRecord("post_check", "pass", detail, "", _ms(t)))
             return finish("answer", answer, chunks, cites)
         reason = "; ".join(v.reason or v.claim for v in bad)
         if self.post_check == "flag":
-            stages.append(StageRecord("post_check", "flag", detail, reason, _ms(t)))
+            add(StageRecord("post_check", "flag", detail, reason, _ms(t)))
             return finish("answer", templates.flagged_answer(answer, [v.claim for v in bad], lang), chunks,
                           cites, unsupported)
         if self.post_check == "strip":
             stripped = strip_spans(answer, [(v.start, v.end) for v in bad])
             if stripped:
-                stages.append(StageRecord("post_check", "strip", detail, reason, _ms(t)))
+                add(StageRecord("post_check", "strip", detail, reason, _ms(t)))
                 return finish("answer", stripped, chunks, cites, unsupported)
             reason = "every claim unsupported, nothing left after stripping: " + reason
-        stages.append(StageRecord("post_check", "block", detail, reason, _ms(t)))
+        add(StageRecord("post_check", "block", detail, reason, _ms(t)))
         return finish("blocked", templates.BLOCKED[lang], chunks, [], unsupported)

@@ -6,8 +6,9 @@ those attributes); :func:`normalize_chunks` turns each into a :class:`Chunk` so 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Literal
+from typing import Any, Iterable, Literal, Sequence
 
 from ..errors import InputError
 
@@ -66,6 +67,26 @@ def normalize_chunks(items: Iterable[Any] | None) -> list[Chunk]:
     return [normalize_chunk(item, i) for i, item in enumerate(items)]
 
 
+def _score_key(c: Chunk) -> float:
+    return c.score if c.score is not None else -math.inf  # a score of 0.0 is a score, not "none"
+
+
+def merge_chunks(chunks: Sequence[Chunk], k: int) -> list[Chunk]:
+    """Merge the results of several queries: one chunk per id (its best score), best first, top k."""
+    best: dict[str, Chunk] = {}
+    order: list[str] = []
+    for c in chunks:
+        if c.id not in best:
+            order.append(c.id)
+            best[c.id] = c
+        elif _score_key(c) > _score_key(best[c.id]):
+            best[c.id] = c
+    merged = [best[i] for i in order]
+    if any(c.score is not None for c in merged):
+        merged.sort(key=lambda c: -_score_key(c))
+    return merged[:k]
+
+
 @dataclass(frozen=True, slots=True)
 class StageRecord:
     """One stage's decision: ``decision`` is e.g. "pass", "skipped", "no_answer", "clarify", "flag"."""
@@ -100,6 +121,7 @@ class GuardResult:
     stages: tuple[StageRecord, ...]
     timings: dict[str, float]
     unsupported: tuple[dict[str, Any], ...] = ()
+    request_id: str | None = None  #: the trace events' id; ``None`` when tracing is off
 
     def stage(self, name: str) -> StageRecord | None:
         """The record of stage ``name``, or ``None`` if the run stopped before it."""
@@ -111,5 +133,5 @@ class GuardResult:
             "contexts": [c.to_dict() for c in self.contexts], "citations": [dict(c) for c in self.citations],
             "stages": [s.to_dict() for s in self.stages],
             "timings": {k: round(v, 3) for k, v in self.timings.items()},
-            "unsupported": [dict(u) for u in self.unsupported],
+            "unsupported": [dict(u) for u in self.unsupported], "request_id": self.request_id,
         }
