@@ -91,6 +91,23 @@ def test_docx_headings_by_style_table_and_lists(corpus: Path) -> None:
                                                                      "Аванс — 30 % от сметы."]
 
 
+def test_docx_template_stamp_is_not_a_date_but_a_real_modified_date_is(tmp_path: Path) -> None:
+    import datetime
+
+    import docx
+
+    blank = tmp_path / "blank.docx"
+    document = docx.Document()  # python-docx's template says "modified 2013-12-23 23:15"
+    document.add_paragraph("Гарантия на работы составляет 36 месяцев.")
+    document.save(blank)
+    assert load_document(blank).date is None
+    document.core_properties.modified = datetime.datetime(2026, 3, 1, 9, 30)
+    dated = tmp_path / "dated.docx"
+    document.save(dated)
+    doc = load_document(dated)
+    assert doc.date == "2026-03-01" and doc.metadata["date_source"] == "metadata"
+
+
 def test_xlsx_price_list_title_rows_header_and_numbers(corpus: Path) -> None:
     doc = load_document(corpus / "prices" / "price-2026.xlsx", root=corpus)
     assert doc.id == "prices/price-2026.xlsx" and doc.date == "2026-03-01"

@@ -149,9 +149,14 @@ def parse_docx(path: Path) -> tuple[list[RawBlock], dict[str, Any]]:
         meta["title"] = props.title.strip()
     if props.version:
         meta["version"] = props.version.strip()
-    if props.modified:
+    # python-docx's blank template carries 2013-12-23 23:15 as created/modified: a file made by a script and
+    # never saved by Word would look like a 2013 edition. That stamp says nothing about the document.
+    if props.modified and props.modified.replace(tzinfo=None) != _PYTHON_DOCX_TEMPLATE_STAMP:
         meta["date"] = props.modified.date().isoformat()
     return blocks, meta
+
+
+_PYTHON_DOCX_TEMPLATE_STAMP = dt.datetime(2013, 12, 23, 23, 15)
 
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"

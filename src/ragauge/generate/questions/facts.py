@@ -1,0 +1,278 @@
+"""Facts a question can be asked about, read from chunks with no model: table rows and numeric,
+definitional and clause sentences.
+
+* **Table rows** (``kind="table"``): a chunk line with cells joined by ``" | "`` under the chunk's header
+  line. The item is the first mostly non-numeric column; the price column is the numeric column whose
+  header says price/cost/руб/₽/$; the unit column is the one whose header says "ед."/"unit".
+  ``"Раздел 2. Гипсокартонные работы. Наименование работ | Ед. изм. | Цена, руб."`` (a caption glued
+  to the header, as in the demo) keeps only the last sentence of the first cell.
+* **Numeric sentences** (``kind="value"``): ``SUBJECT — VALUE`` or ``SUBJECT составляет VALUE`` (English:
+  ``SUBJECT is/are VALUE``, ``SUBJECT costs VALUE``) where VALUE holds a number; a leading clause number
+  (``6.1.``) is kept as ``clause``.
+* **Definitions** (``kind="definition"``): ``X — это Y``, ``X is a Y``, and abbreviations expanded in
+  brackets (``влагостойким гипсокартоном (ГКЛВ)``).
+
+Facts only locate and split text; the wording of questions is in ``templates_ru``/``templates_en``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from ragauge.generate._sentences import sentence_spans
+from ragauge.generate.chunking import Chunk
+from ragauge.generate.documents import CELL_SEPARATOR
+
+NUMBER = re.compile(r"(?<![\w.])[-−]?\d{1,3}(?:[ \u00a0]\d{3})+(?:[.,]\d+)?(?!\d)"
+                    r"|(?<![\w.])[-−]?\d+(?:[.,]\d+)?(?![\d])")
+_NUMERIC_CELL = re.compile(r"^[-−]?[\d \u00a0]+(?:[.,]\d+)?\s*(?:₽|руб\.?|\$|€|USD|EUR|RUB)?$")
+_PRICE_HEADER = re.compile(r"цен|стоим|руб|₽|price|cost|rate|\$|€|usd|eur", re.IGNORECASE)
+_UNIT_HEADER = re.compile(r"^(?:ед\b|ед\.|единиц|unit|uom)", re.IGNORECASE)
+_CURRENCY = re.compile(r"руб\.?|₽|\$|€|USD|EUR|RUB", re.IGNORECASE)
+_CLAUSE = re.compile(r"^(\d+(?:\.\d+)+)\.?\s+")
+_ABBR = re.compile(r"\(([A-ZА-ЯЁ]{2,6})\)")
+#: References to laws and standards: "ГОСТ 31357-2007", "СП 71.13330", "№ 152-ФЗ", "ст. 717 ГК РФ", "ISO 9001".
+NORM_REF = re.compile(r"(?:ГОСТ(?:\s+Р)?|СНиП|СП|ТУ|ISO|EN|DIN|BS)\s+[\d.\-–:]+\d|№\s*\d+-ФЗ"
+                      r"|ст\.\s*\d+\s+(?:ГК|ТК|НК|ЖК|ГрК)\s+РФ")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One answerable fact located in one chunk."""
+
+    kind: str  #: "table", "value", "definition"
+    chunk: Chunk
+    lang: str
+    subject: str  #: table item, sentence subject, defined term
+    value: str  #: the answer as written ("1 150", "36 (тридцать шесть) месяцев ...")
+    unit: str = ""  #: table unit column ("м²")
+    currency: str = ""  #: "руб.", "$" from the header or the value
+    header: tuple[str, ...] = ()  #: table header (cleaned)
+    value_header: str = ""  #: header of the value column ("Цена, руб.")
+    sentence: str = ""  #: the source sentence or row line
+    clause: str = ""  #: "6.1" when the sentence starts with a clause number
+    verb: str = ""  #: "—", "составляет", "is", "are", "costs", "это"
+    extras: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def number(self) -> float | None:
+        """The first number of the value as a float ("1 150" -> 1150.0, "52,70" -> 52.7)."""
+        return parse_number(self.value)
+
+
+def parse_number(text: str) -> float | None:
+    m = NUMBER.search(text)
+    if not m:
+        return None
+    raw = re.sub(r"[ \u00a0]", "", m.group()).replace(",", ".").replace("−", "-")
+    try:
+        return float(raw)
+    except ValueError:
+        return None
+
+
+def split_table(text: str) -> tuple[tuple[str, ...], list[tuple[str, ...]]] | None:
+    """(header, rows) of a table chunk's text, or None when it holds no table."""
+    lines = [ln for ln in text.split("\n") if CELL_SEPARATOR in ln]
+    if len(lines) < 2:
+        return None
+    header = [c.strip() for c in lines[0].split(CELL_SEPARATOR)]
+    parts = re.split(r"(?<=[.)])\s+(?=[А-ЯЁA-Z])", header[0])
+    header[0] = parts[-1].strip()
+    rows = [tuple(c.strip() for c in ln.split(CELL_SEPARATOR)) for ln in lines[1:]]
+    rows = [r for r in rows if len(r) == len(header)]
+    return tuple(header), rows
+
+
+def _is_numeric(cell: str) -> bool:
+    return bool(cell) and bool(_NUMERIC_CELL.match(cell))
+
+
+def table_facts(chunk: Chunk, lang: str) -> list[Fact]:
+    """One fact a numeric value cell of each row (the price column first)."""
+    parsed = split_table(chunk.text)
+    if parsed is None:
+        return []
+    header, rows = parsed
+    if not rows:
+        return []
+    ncol = len(header)
+    numeric_share = [sum(_is_numeric(r[i]) for r in rows) / len(rows) for i in range(ncol)]
+    item_col = next((i for i in range(ncol) if numeric_share[i] < 0.5), None)
+    if item_col is None:
+        return []
+    unit_col = next((i for i in range(ncol) if _UNIT_HEADER.match(header[i]) and i != item_col), None)
+    value_cols = [i for i in range(ncol) if numeric_share[i] >= 0.5 and i != item_col]
+    value_cols.sort(key=lambda i: 0 if _PRICE_HEADER.search(header[i]) else 1)
+    out = []
+    for row in rows:
+        item = row[item_col]
+        if len(item) < 3 or _is_numeric(item):
+            continue
+        for i in value_cols[:2]:
+            if not _is_numeric(row[i]):
+                continue
+            cur = _CURRENCY.search(header[i]) or _CURRENCY.search(row[i])
+            value = _CURRENCY.sub("", row[i]).strip()
+            out.append(Fact("table", chunk, lang, item, value,
+                            unit=row[unit_col] if unit_col is not None else "",
+                            currency=_currency(cur.group()) if cur else "",
+                            header=header, value_header=header[i], sentence=CELL_SEPARATOR.join(row),
+                            extras={"price": bool(_PRICE_HEADER.search(header[i]))}))
+    return out
+
+
+def _currency(raw: str) -> str:
+    low = raw.lower().rstrip(".")
+    return {"руб": "руб.", "₽": "руб.", "rub": "руб."}.get(low, raw.upper() if low in ("usd", "eur") else raw)
+
+
+_TRAILING_CLAUSE = re.compile(r"\s+(\d+(?:\.\d+)+\.)$")
+_NEXT_CLAUSE = re.compile(r"(?<=[.;])\s+(?=\d+(?:\.\d+)+\.?\s+[А-ЯЁA-Z])")
+
+
+def sentences(chunk: Chunk) -> Iterator[str]:
+    """Sentences of a text chunk; a numbered clause ("2.3. Выезд …") always starts a new one, even after
+    an abbreviation ("15 000 руб. 2.3. …") that the sentence splitter reads as the same sentence."""
+    text = chunk.text if chunk.kind != "table" else ""
+    carry = ""
+    for a, b in sentence_spans(text):
+        for part in _NEXT_CLAUSE.split(text[a:b]):
+            sent = (carry + " " + re.sub(r"\s+", " ", part)).strip()
+            carry = ""
+            tail = _TRAILING_CLAUSE.search(sent)
+            if tail and tail.start() > 0:  # "… 15 000 руб. 2.3." + "Выезд …": the number opens the next one
+                carry, sent = tail.group(1), sent[:tail.start()].strip()
+            if sent:
+                yield sent
+
+
+_RU_VALUE = re.compile(
+    r"^(?P<subj>[А-ЯЁA-Z][^—:;()]{2,110}?)\s+(?P<verb>—|–|составляет|составляют)\s+"
+    r"(?P<val>(?:не более|не менее|не ниже|не выше|до|от|плюс|около|минус)?\s*\d[^;]*?)\.?$")
+_EN_VALUE = re.compile(
+    r"^(?P<subj>[A-Z][^—:;()]{2,110}?)\s+(?P<verb>is|are|costs|cost|—|–)\s+"
+    r"(?P<val>(?:up to|at least|at most|about|not more than|no more than|\$)?\s*\$?\d[^;]*?)\.?$")
+_RU_DEF = re.compile(r"^(?P<subj>[А-ЯЁA-Z][^—:;,]{1,60}?)\s+—\s+это\s+(?P<val>[^;]{5,200}?)\.?$")
+_EN_DEF = re.compile(r"^(?P<subj>(?:An?|The)?\s*[A-Za-z][\w -]{1,40}?)\s+(?P<verb>is|means)\s+"
+                     r"(?P<val>(?:an?|the)\s+[^;]{5,200}?)\.?$")
+_RU_BAD_START = {"при", "если", "в", "на", "за", "по", "с", "для", "после", "до", "от", "и", "но", "а", "это",
+                 "над", "под", "перед", "через", "во", "со", "из", "о", "об", "у", "к",
+                 "он", "она", "они", "оно", "его", "её", "их", "то", "так", "также", "кроме"}
+_EN_BAD_START = {"it", "this", "that", "these", "those", "there", "he", "she", "they", "we", "you", "if", "when",
+                 "in", "on", "at", "for", "after", "before", "and", "but", "or", "which"}
+
+
+_KEEP_DOT = re.compile(r"(?:руб|коп|шт|тыс|млн|пог|изм|ед|pcs|approx)\.$", re.IGNORECASE)
+
+
+def _trim_value(val: str) -> str:
+    """Keep the first value of a sentence: cut at the first ", " after a number (not ", но не более")."""
+    m = NUMBER.search(val)
+    if m:
+        cut = re.search(r",\s+(?!но не|but not)", val[m.end():])
+        if cut:
+            val = val[:m.end() + cut.start()]
+    val = val.strip().rstrip(",")
+    if val.endswith(".") and not _KEEP_DOT.search(val):
+        val = val[:-1]
+    return val
+
+
+def sentence_language(sentence: str) -> str:
+    """"ru" when Cyrillic letters outnumber Latin ones, else "en" (a PDF page can mix both)."""
+    cyr = sum(1 for ch in sentence if "\u0400" <= ch <= "\u04ff")
+    lat = sum(1 for ch in sentence if ch.isascii() and ch.isalpha())
+    return "ru" if cyr > lat else "en"
+
+
+def sentence_facts(chunk: Chunk, lang: str, *, per_sentence: bool = False) -> list[Fact]:
+    """Numeric and definitional facts of a text chunk, one sentence at a time (each sentence in its own
+    language when ``per_sentence``)."""
+    out: list[Fact] = []
+    chunk_lang = lang
+    for sent in sentences(chunk):
+        lang = sentence_language(sent) if per_sentence else chunk_lang
+        bad_start = _RU_BAD_START if lang == "ru" else _EN_BAD_START
+        clause = ""
+        m = _CLAUSE.match(sent)
+        body = sent
+        if m:
+            clause, body = m.group(1), sent[m.end():]
+        for pattern, kind in ((_RU_DEF if lang == "ru" else _EN_DEF, "definition"),
+                              (_RU_VALUE if lang == "ru" else _EN_VALUE, "value")):
+            hit = pattern.match(body)
+            if not hit:
+                continue
+            subj = hit.group("subj").strip()
+            first = subj.split(" ", 1)[0].lower()
+            if first in bad_start or len(subj.split()) > 14 or re.search(r"\s(?:The|A|An|This|Version)\b", subj):
+                continue
+            value = _trim_value(hit.group("val"))
+            if re.search(r"(?:руб|коп|шт|тыс|млн)$", value):
+                value += "."  # the sentence's full stop was also the abbreviation's
+            if kind == "value" and not NUMBER.search(value):
+                continue
+            cur = _CURRENCY.search(value)
+            out.append(Fact(kind, chunk, lang, subj, value, currency=_currency(cur.group()) if cur else "",
+                            sentence=sent, clause=clause, verb=hit.groupdict().get("verb") or "это"))
+            break
+        refs = list(dict.fromkeys(m.group().strip() for m in NORM_REF.finditer(body)))
+        if refs and clause:
+            out.append(Fact("entity", chunk, lang, ", ".join(refs), ", ".join(refs), sentence=sent, clause=clause,
+                            verb="ref"))
+        for abbr in _ABBR.finditer(body):
+            expansion = _expansion(body[:abbr.start()].rstrip(), lang)
+            if expansion:
+                out.append(Fact("definition", chunk, lang, abbr.group(1), expansion, sentence=sent,
+                                clause=clause, verb="abbr"))
+    return out
+
+
+def _expansion(before: str, lang: str) -> str | None:
+    """The words just before "(ABBR)" that spell it out: adjectives + a noun (RU), capitalised words (EN)."""
+    words = before.split()[-4:]
+    if lang == "en":
+        caps = []
+        for w in reversed(words):
+            if not w[:1].isupper():
+                break
+            caps.insert(0, w)
+        return " ".join(caps) if len(caps) >= 2 else None
+    from ragauge.generate.questions import morph
+
+    if not morph.available() or not words:
+        return None
+    analyzer = morph._analyzer()
+    tail: list = []
+    for w in reversed(words):
+        if not re.fullmatch(r"[а-яёА-ЯЁ-]+", w):
+            break
+        parse = analyzer.parse(w)[0]
+        if not tail and parse.tag.POS != "NOUN":
+            return None
+        if tail and parse.tag.POS not in ("ADJF", "PRTF"):
+            break
+        tail.insert(0, parse)
+    if not tail or len(tail) < 2:
+        return None
+    words_nom = []
+    for p in tail:
+        form = p.inflect({"nomn", p.tag.number or "sing"})
+        if form is None:
+            return None
+        words_nom.append(form.word)
+    return " ".join(words_nom)
+
+
+def chunk_facts(chunk: Chunk, lang: str, *, per_sentence: bool = False) -> list[Fact]:
+    """Every fact of one chunk: table rows for table chunks, sentences otherwise."""
+    if chunk.kind == "table" or split_table(chunk.text) is not None:
+        return table_facts(chunk, lang)
+    return sentence_facts(chunk, lang, per_sentence=per_sentence)
+
+
+__all__ = ["Fact", "NORM_REF", "NUMBER", "chunk_facts", "parse_number", "sentence_facts", "sentence_language", "sentences",
+           "split_table", "table_facts"]

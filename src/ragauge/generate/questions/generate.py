@@ -1,0 +1,253 @@
+"""Offline golden-set generation: chunks in, :class:`GoldenCase` s and a summary out, no model.
+
+Pipeline (each step a small pure module):
+
+1. language per chunk (:func:`ragauge.judges.offline.text.detect_language`) and per sentence; ru/en
+   templates; ``lang`` keeps only the facts and chunks in that language (templates do not translate);
+2. facts: table rows, numeric sentences, definitions (:mod:`.facts`); editions of a document (:mod:`.versions`);
+3. base candidates: simple, reasoning, multi-context, versions, long sections, unanswerable, sensitive
+   (:mod:`.build`);
+4. the same question from two chunks: merged when the references agree, dropped as ambiguous when not;
+5. balanced selection of the base cases, round-robin over slices and documents, refusing near duplicates
+   (:mod:`.balance`, :mod:`.dedup`);
+6. variants of chosen cases: badly formulated (typos, no punctuation, wrong keyboard layout, colloquial;
+   :mod:`.noise`) and paraphrases from the synonym dictionary (:mod:`.paraphrase`);
+7. ids ``g-0001`` … in selection order, and a summary.
+
+Deterministic: the same chunks, ``n`` and ``seed`` give byte-identical rows.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+from typing import Any, Iterable, Sequence
+
+from ragauge.errors import ConfigError, InputError
+from ragauge.generate.case import GoldenCase
+from ragauge.generate.chunking import Chunk
+from ragauge.generate.documents import Document
+from ragauge.generate.questions import build, morph, noise, paraphrase
+from ragauge.generate.questions.balance import select
+from ragauge.generate.questions.candidate import Candidate
+from ragauge.generate.questions.dedup import NearDuplicateFilter
+from ragauge.generate.questions.facts import chunk_facts
+from ragauge.generate.questions.versions import editions, item_key
+
+#: Share of the target given to badly formulated variants and to dictionary paraphrases.
+NOISE_SHARE = 0.12
+PARAPHRASE_SHARE = 0.08
+#: Most a bucket may take of the target in the balanced pass (the fill pass after it has no caps).
+CAPS = {"unanswerable": 0.1, "sensitive": 0.05}
+#: In the fill pass (other buckets exhausted) a capped bucket may grow to this many times its cap; a
+#: small corpus then yields fewer cases than asked rather than a set made mostly of "not found".
+FILL_CAP_FACTOR = 2.5
+
+
+def picked_by(cases: Iterable[Candidate], bucket: str) -> int:
+    return sum(1 for c in cases if c.slice_key == bucket)
+
+
+def chunk_language(chunk: Chunk) -> str | None:
+    """"ru" or "en"; None for other languages (and text without letters), which have no templates."""
+    from ragauge.judges.offline.text import detect_language
+
+    found = detect_language(chunk.title + "\n" + chunk.text)
+    return {"ru": "ru", "uk": "ru", "en": "en"}.get(found or "")
+
+
+def _with_documents(chunks: list[Chunk], documents: Iterable[Document] | None) -> list[Chunk]:
+    """Fill a chunk's missing version/date from its Document (what editions are detected by)."""
+    if not documents:
+        return chunks
+    by_id = {d.id: d for d in documents}
+    out = []
+    for c in chunks:
+        d = by_id.get(c.doc_id)
+        if d is not None and not (c.version or c.date):
+            c = replace(c, version=d.version, date=d.date)
+        out.append(c)
+    return out
+
+
+def _merge_same_question(cands: list[Candidate], dropped: Counter) -> list[Candidate]:
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, c in enumerate(cands):
+        groups.setdefault((c.lang, c.question.casefold()), []).append(i)
+    out = []
+    for idxs in groups.values():
+        group = [cands[i] for i in idxs]
+        if len(group) == 1:
+            out.append(group[0])
+        elif len({c.reference for c in group}) == 1:
+            seen, chunks = set(), []
+            for c in group:
+                for ch in c.chunks:
+                    if ch.id not in seen:
+                        seen.add(ch.id)
+                        chunks.append(ch)
+            g = group[0]
+            out.append(Candidate(g.question, g.reference, tuple(chunks), g.type, g.slices, g.lang, g.template,
+                                 g.expected_behaviour, extra=g.extra))
+            dropped["merged_same_question"] += len(group) - 1
+        else:
+            dropped["ambiguous_same_question_different_answers"] += len(group)
+    return out
+
+
+def _source(c: Candidate) -> dict[str, Any]:
+    doc_ids, titles, versions = [], [], []
+    for ch in c.chunks:
+        if ch.doc_id not in doc_ids:
+            doc_ids.append(ch.doc_id)
+            titles.append(ch.title)
+            versions.append(ch.version or ch.date or "")
+    return {"chunk_ids": list(c.relevant_ids), "doc_ids": doc_ids, "titles": titles, "versions": versions}
+
+
+def _variants(bases: list[Candidate], budget_noise: int, budget_para: int, rng: random.Random,
+              dedup: NearDuplicateFilter, taken: set[str]) -> list[tuple[Candidate, int]]:
+    out: list[tuple[Candidate, int]] = []
+    order = [i for i, c in enumerate(bases) if c.expected_behaviour == "answer"]
+    rng.shuffle(order)
+    kinds = list(noise.KINDS)
+    k = 0
+    for i in order:
+        if sum(1 for v, _ in out if "badly_formulated" in v.slices) >= budget_noise:
+            break
+        base = bases[i]
+        for _ in range(len(kinds)):
+            kind = kinds[k % len(kinds)]
+            k += 1
+            text = noise.noisy(base.question, base.lang, kind, rng)
+            if text and text.casefold() not in taken:
+                taken.add(text.casefold())
+                out.append((Candidate(text, base.reference, base.chunks, base.type,
+                                      base.slices + ("badly_formulated",), base.lang, f"{base.template}+{kind}",
+                                      base.expected_behaviour, extra={"noise": kind}), i))
+                break
+    made = 0
+    for i in order:
+        if made >= budget_para:
+            break
+        base = bases[i]
+        if "paraphrase" in base.slices or base.template in ("clause", "long_section", "norm_reference"):
+            continue  # those name a document or section, which a synonym would misname
+        found = paraphrase.paraphrase(base.question, base.lang, rng)
+        if found and found[0].casefold() not in taken and dedup.accept(found[0]):
+            taken.add(found[0].casefold())
+            out.append((Candidate(found[0], base.reference, base.chunks, base.type, ("paraphrase",) + base.slices,
+                                  base.lang, f"{base.template}+synonym", base.expected_behaviour,
+                                  extra={"synonym": found[1]}), i))
+            made += 1
+    return out
+
+
+def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, lang: str | None = None,
+                       documents: Iterable[Document] | None = None, dedup_threshold: float = 0.9,
+                       ) -> tuple[list[GoldenCase], dict[str, Any]]:
+    """Generate up to ``n`` golden cases from ``chunks`` with no model; see the module docstring.
+
+    Returns ``(cases, summary)``; the summary counts cases per type, slice, document and language,
+    candidates made, and candidates dropped with the reason.
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ConfigError(f"n must be a positive integer (got {n!r})")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ConfigError(f"seed must be an integer (got {seed!r})")
+    if lang not in (None, "ru", "en"):
+        raise ConfigError(f"lang must be 'ru', 'en' or None for both (got {lang!r})")
+    chunks = _with_documents(list(chunks), documents)
+    if not chunks:
+        raise InputError("no chunks to generate questions from", hint="Load a folder with readable documents first")
+    rng = random.Random(seed)
+    dropped: Counter = Counter()
+    langs: dict[str, str] = {}
+    for c in chunks:
+        found = chunk_language(c)
+        if found is None:
+            dropped["chunk_language_unsupported"] += 1
+        else:
+            langs[c.id] = found
+            if lang and found != lang:
+                dropped["chunk_in_other_language"] += 1
+    usable = [c for c in chunks if c.id in langs]
+    own = {cid: v for cid, v in langs.items() if not lang or v == lang}  # chunks asked about as a whole
+    if "ru" in langs.values() and not morph.available():
+        dropped["russian_morphology_missing (pip install 'ragauge[offline]')"] += 1
+
+    family = editions(usable)
+    old_docs = {d for d, order in family.items() if order[0] != d}
+    facts_by_chunk = {c.id: [f for f in chunk_facts(c, langs[c.id], per_sentence=True) if not lang or f.lang == lang]
+                      for c in usable}
+    all_facts = [f for fs in facts_by_chunk.values() for f in fs]
+    current_rows = {(f.chunk.doc_id, item_key(f.subject), f.value_header): f for f in all_facts
+                    if f.kind == "table" and f.chunk.doc_id in family and f.chunk.doc_id not in old_docs}
+    longs = build.long_ids(usable)
+    table_facts = [f for f in all_facts if f.kind == "table"]
+    cands = build.table_candidates(table_facts, family, current_rows, dropped)
+    cands += build.sentence_candidates([f for f in all_facts if f.kind != "table"], longs, family, dropped)
+    tables = {cid: fs for cid, fs in facts_by_chunk.items() if fs and fs[0].kind == "table"
+              and fs[0].chunk.doc_id not in old_docs}
+    cands += build.reasoning_candidates(tables, rng)
+    cands += build.multi_candidates(tables, old_docs, rng, limit=max(4, n // 8))
+    cands += build.long_section_candidates([c for c in usable if c.doc_id not in old_docs and c.id in own], longs,
+                                           own)
+    cands += build.unanswerable_candidates(usable, own, dropped)  # absence is checked against every chunk
+    cands += build.sensitive_candidates(usable, own)
+    made = len(cands)
+    cands = _merge_same_question(cands, dropped)
+
+    dedup = NearDuplicateFilter(dedup_threshold)
+    n_noise = round(n * NOISE_SHARE)
+    n_para = round(n * PARAPHRASE_SHARE)
+    caps = {k: max(1, round(share * n)) for k, share in CAPS.items()}
+    picked, refused = select(cands, n - n_noise - n_para, rng, accept=lambda c: dedup.accept(c.question), caps=caps)
+    bases = [cands[i] for i in picked]
+    taken = {c.question.casefold() for c in bases}
+    variants = _variants(bases, n_noise, n_para, rng, dedup, taken)
+    chosen_set = set(picked)
+    rest = [c for i, c in enumerate(cands) if i not in chosen_set]
+    fill_caps = {k: max(1, round(FILL_CAP_FACTOR * share * n)) - picked_by(bases, k) for k, share in CAPS.items()}
+    more, refused_more = select(rest, n - len(bases) - len(variants), rng,
+                                accept=lambda c: dedup.accept(c.question), caps=fill_caps)
+    bases += [rest[i] for i in more]
+    dropped["near_duplicate"] += refused + refused_more
+    short = n - len(bases) - len(variants)
+    if short > 0:  # few facts (a short document): more noisy variants of what we have
+        variants += _variants(bases, short, 0, rng, dedup, taken)
+
+    final: list[tuple[Candidate, int | None]] = [(c, None) for c in bases] + variants
+    cases = []
+    for k, (c, base) in enumerate(final):
+        extra = dict(c.extra)
+        if base is not None:
+            extra["variant_of"] = f"g-{base + 1:04d}"
+        cases.append(GoldenCase(id=f"g-{k + 1:04d}", question=c.question, reference=c.reference,
+                                relevant_ids=c.relevant_ids, type=c.type, slices=c.slices, language=c.lang,
+                                source=_source(c), generator="offline", template=c.template, seed=seed,
+                                expected_behaviour=c.expected_behaviour, extra=extra))
+    return cases, summarize(cases, n=n, seed=seed, candidates=made, dropped=dropped)
+
+
+
+def summarize(cases: Sequence[GoldenCase], *, n: int, seed: int, candidates: int, dropped: Counter) -> dict[str, Any]:
+    """Counts per type, slice, document and language; candidates made; drops by reason."""
+    def count(values: Iterable[str]) -> dict[str, int]:
+        return dict(sorted(Counter(values).items()))
+
+    return {
+        "generator": "offline", "requested": n, "generated": len(cases), "seed": seed,
+        "candidates": candidates,
+        "by_type": count(c.type for c in cases),
+        "by_slice": count(s for c in cases for s in c.slices),
+        "by_document": count(d for c in cases for d in (c.source.get("doc_ids") or ["-"])),
+        "by_language": count(c.language for c in cases),
+        "by_behaviour": count(c.expected_behaviour for c in cases),
+        "dropped": dict(sorted(dropped.items())),
+        "short_of_target": max(0, n - len(cases)),
+    }
+
+
+__all__ = ["NOISE_SHARE", "PARAPHRASE_SHARE", "chunk_language", "generate_questions", "summarize"]

@@ -1,0 +1,246 @@
+"""Russian question templates: (question, reference, template name) from facts, or None.
+
+Grammar: the item of a table row is a noun phrase in the nominative, so "Сколько стоит {item}?" needs
+only a correct lower-casing; every other form goes through :mod:`morph` ("стоимость {item, gen}",
+"по {doc, dat}", "Сколько стоила {item}" agreeing in gender and number). A template returns None when
+the phrase cannot be inflected: an unnatural question is worse than none.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragauge.generate.questions import morph
+from ragauge.generate.questions.candidate import fmt_number
+from ragauge.generate.questions.facts import Fact
+
+LANG = "ru"
+_AMOUNT_HEADS = {"сумма", "стоимость", "цена", "плата", "доплата", "надбавка", "скидка", "размер", "ставка",
+                 "тариф", "оплата", "аванс", "неустойка", "пеня", "штраф"}
+_PER_UNIT = {"м2": "м²", "м3": "м³", "кв.м": "м²", "кв. м": "м²"}
+MEASURE_UNITS = ("м²", "м³", "пог. м", "м", "м.п.")
+_WHICH = {"masc": "Каков", "femn": "Какова", "neut": "Каково", "plur": "Каковы"}
+_COST_PAST = {"masc": "стоил", "femn": "стоила", "neut": "стоило", "plur": "стоили"}
+_WAS = {"masc": "Каким был", "femn": "Какой была", "neut": "Каким было", "plur": "Какими были"}
+_CURRENT = {"masc": "действующему", "femn": "действующей", "neut": "действующему", "plur": "действующим"}
+
+
+def _item(fact: Fact) -> str:
+    return morph.lower_first(fact.subject)
+
+
+def unit_phrase(fact: Fact) -> str:
+    unit = _PER_UNIT.get(fact.unit, fact.unit)
+    return f"за {unit}" if unit else ""
+
+
+def amount(fact: Fact, value: float | None = None) -> str:
+    """"1 150 руб. за м²" from a price row."""
+    text = fmt_number(value, LANG) if value is not None else fact.value
+    parts = [text, fact.currency, unit_phrase(fact)]
+    return " ".join(p for p in parts if p)
+
+
+def date_label(chunk) -> str:
+    """"от 01.09.2025" from the chunk's ISO date, else "версии 2", else ""."""
+    if chunk.date:
+        y, m, d = chunk.date.split("-")
+        return f"от {d}.{m}.{y}"
+    if chunk.version:
+        return f"версии {chunk.version}"
+    return ""
+
+
+#: Document kinds that name a document well on their own ("по прайс-листу", "пункт 2.1 договора").
+DOC_KINDS = {"прайс-лист", "прайс", "прейскурант", "договор", "контракт", "соглашение", "регламент", "положение",
+             "инструкция", "правило", "стандарт", "приказ", "смета", "памятка", "политика", "руководство",
+             "устав", "спецификация", "оферта", "тариф", "каталог", "справочник", "условие", "порядок"}
+
+
+def doc_ref(title: str, case: str) -> str | None:
+    """How a question names a document in ``case``: its kind ("прайс-листу", "технологического регламента")
+    when the title starts with a known kind, else "документа «Title»" (the word "документ" inflected)."""
+    kind = doc_head(title)
+    lemma = morph.head_lemma(kind)
+    if lemma in DOC_KINDS and lemma not in ("условие", "правило", "порядок"):
+        return morph.inflect(kind, case)
+    word = morph.inflect("документ", case)
+    clean = re.sub(r",?\s*(?:ред\.|редакция|версия|от)\s.*$", "", title).strip()
+    return f"{word} «{clean}»" if word else None
+
+
+def doc_head(title: str) -> str:
+    """The document kind from its title: "Прайс-лист на ... от 01.03.2026" -> "прайс-лист"."""
+    title = re.sub(r"\(.*?\)|,?\s*(?:ред\.|редакция|версия|от)\s.*$", "", title).strip()
+    words = title.split(" ")
+    head = []
+    for w in words[:3]:
+        head.append(w)
+        if morph.gender_number(" ".join(head)) is not None and morph.inflect(w, "gent") is not None:
+            parse = morph._nominative_parse(w)
+            if parse is not None and parse.tag.POS == "NOUN":
+                break
+    return morph.lower_first(" ".join(head))
+
+
+def table_value(fact: Fact) -> list[tuple[str, str, str, tuple[str, ...]]]:
+    """Questions about one table row: price (plain and paraphrased) or another numeric column."""
+    item = _item(fact)
+    out = []
+    if fact.extras.get("price"):
+        out.append((f"Сколько стоит {item}?", amount(fact), "table_price", ()))
+        gen = morph.inflect(item, "gent")
+        if gen:
+            out.append((f"Какова стоимость {gen}?", amount(fact), "table_price_cost_of", ("paraphrase",)))
+        return out
+    name, _, unit = fact.value_header.partition(",")
+    name = morph.lower_first(name.strip())
+    gen = morph.inflect(item, "gent")
+    form = morph.gender_number(name)
+    if gen and form:
+        ref = " ".join(p for p in (fact.value, unit.strip()) if p)
+        out.append((f"{_WHICH[form]} {name} {gen}?", ref, "table_column", ()))
+    return out
+
+
+def old_edition(fact: Fact, doc_title: str) -> tuple[str, str, str] | None:
+    item = _item(fact)
+    form = morph.gender_number(item)
+    label = date_label(fact.chunk)
+    head = doc_ref(doc_title, "datv")
+    if not (form and label and head):
+        return None
+    return (f"Сколько по {head} {label} {_COST_PAST[form]} {item}?", amount(fact), "version_old_price")
+
+
+def current_edition(fact: Fact, doc_title: str) -> tuple[str, str, str] | None:
+    item = _item(fact)
+    head = doc_ref(doc_title, "datv")
+    form = "masc" if head and head.startswith("документу «") else morph.gender_number(doc_head(doc_title))
+    if not (head and form):
+        return None
+    return (f"Сколько по {_CURRENT[form]} {head} стоит {item}?", amount(fact), "version_current_price")
+
+
+def version_change(old: Fact, new: Fact, doc_title: str) -> tuple[str, str, str] | None:
+    item = _item(new)
+    gen = morph.inflect(item, "gent")
+    head = doc_ref(doc_title, "ablt")
+    label = date_label(old.chunk)
+    a, b = old.number, new.number
+    if not (gen and head and label) or a is None or b is None:
+        return None
+    diff = b - a
+    trend = "не изменилась" if diff == 0 else ("выросла" if diff > 0 else "снизилась")
+    ref = f"{trend.capitalize()}: было {amount(old)}, стало {amount(new)}"
+    if diff:
+        ref += f" ({'+' if diff > 0 else '−'}{fmt_number(abs(diff), LANG)} {new.currency})".replace(" )", ")")
+    return (f"Как изменилась стоимость {gen} по сравнению с {head} {label}?", ref, "version_change")
+
+
+def old_value(fact: Fact, doc_title: str) -> tuple[str, str, str] | None:
+    """A numeric sentence of an old edition: "Какой была минимальная сумма заказа по прайс-листу от …?"."""
+    subj = _item(fact)
+    form = morph.gender_number(subj)
+    label = date_label(fact.chunk)
+    head = doc_ref(doc_title, "datv")
+    if not (form and label and head and _clean_subject(subj)):
+        return None
+    return (f"{_WAS[form]} {subj} по {head} {label}?", fact.value, "version_old_value")
+
+
+def compare(a: Fact, b: Fact) -> tuple[str, str, str] | None:
+    """Which of two items with the same unit costs more."""
+    x, y = a.number, b.number
+    if x is None or y is None or x == y:
+        return None
+    hi, lo = (a, b) if x > y else (b, a)
+    ref = f"Дороже {_item(hi)}: {amount(hi)} против {amount(lo)}"
+    return (f"Что дороже: {_item(a)} или {_item(b)}?", ref, "compare_prices")
+
+
+def difference(a: Fact, b: Fact) -> tuple[str, str, str] | None:
+    x, y = a.number, b.number
+    if x is None or y is None or x <= y:
+        return None
+    ref = f"На {fmt_number(x - y, LANG)} {a.currency} ({amount(a)} против {amount(b)})".replace("  ", " ")
+    return (f"На сколько {_item(a)} дороже, чем {_item(b)}?", ref, "price_difference")
+
+
+def total(a: Fact, b: Fact) -> tuple[str, str, str] | None:
+    x, y = a.number, b.number
+    if x is None or y is None:
+        return None
+    ref = (f"{fmt_number(x, LANG)} + {fmt_number(y, LANG)} = {amount(a, x + y)}")
+    return (f"Сколько вместе стоят {_item(a)} и {_item(b)} {unit_phrase(a)}?".replace("  ", " "), ref,
+            "sum_prices")
+
+
+def quantity(fact: Fact, qty: int) -> tuple[str, str, str] | None:
+    unit = _PER_UNIT.get(fact.unit, fact.unit)
+    x = fact.number
+    if unit not in MEASURE_UNITS or x is None:
+        return None
+    cost = " ".join(p for p in (fmt_number(x * qty, LANG), fact.currency) if p)
+    ref = f"{qty} × {fmt_number(x, LANG)} = {cost}"
+    return (f"Сколько обойдётся {_item(fact)} на {qty} {unit}?", ref, "quantity_cost")
+
+
+def value(fact: Fact) -> tuple[str, str, str] | None:
+    """A numeric sentence: "Каков гарантийный срок на ...?", "Сколько стоит устройство проёма ...?"."""
+    subj = _item(fact)
+    if not _clean_subject(subj):
+        return None
+    form = morph.gender_number(subj)
+    if form is None:
+        return None
+    if fact.currency and morph.head_lemma(subj) not in _AMOUNT_HEADS:
+        return (f"Сколько стоит {subj}?", fact.value, "fact_cost")
+    if fact.verb.startswith("составля"):
+        return (f"Сколько {fact.verb} {subj}?", fact.value, "fact_amount")
+    return (f"{_WHICH[form]} {subj}?", fact.value, "fact_value")
+
+
+def _clean_subject(subj: str) -> bool:
+    """No finite verb and no comma: "Водитель ожидает разгрузку 30 минут" is not a subject."""
+    analyzer = morph._analyzer()
+    if "," in subj or analyzer is None:
+        return False
+    for w in re.findall(r"[а-яё]+", subj.lower()):
+        if analyzer.parse(w)[0].tag.POS in ("VERB", "INFN"):
+            return False
+    return True
+
+
+def definition(fact: Fact) -> tuple[str, str, str] | None:
+    if fact.verb == "abbr":
+        return (f"Что означает сокращение {fact.subject}?", fact.value, "abbreviation")
+    return (f"Что такое {morph.lower_first(fact.subject)}?", fact.value, "definition")
+
+
+def clause(fact: Fact, doc_title: str) -> tuple[str, str, str] | None:
+    gen = doc_ref(doc_title, "gent")
+    if not (fact.clause and gen):
+        return None
+    body = re.sub(r"^\d+(?:\.\d+)+\.?\s+", "", fact.sentence)
+    return (f"Что говорится в пункте {fact.clause} {gen}?", body, "clause")
+
+
+def norm_reference(fact: Fact, doc_title: str) -> tuple[str, str, str] | None:
+    """"На какие нормативные документы ссылается пункт 11.1 договора?" -> "№ 152-ФЗ"."""
+    gen = doc_ref(doc_title, "gent")
+    if not (fact.clause and gen):
+        return None
+    return (f"На какой нормативный документ ссылается пункт {fact.clause} {gen}?", fact.value, "norm_reference")
+
+
+def long_section(section: str, doc_title: str, summary: str) -> tuple[str, str, str] | None:
+    gen = doc_ref(doc_title, "gent")
+    if not gen:
+        return None
+    return (f"Что говорится в разделе «{section}» {gen}?", summary, "long_section")
+
+
+__all__ = ["DOC_KINDS", "LANG", "MEASURE_UNITS", "amount", "clause", "compare", "current_edition", "date_label",
+           "definition", "difference", "doc_head", "doc_ref", "long_section", "norm_reference", "old_edition", "old_value", "quantity",
+           "table_value", "total", "unit_phrase", "value", "version_change"]
