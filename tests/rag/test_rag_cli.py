@@ -30,3 +30,14 @@ def test_rag_index_then_guarded_run_writes_evaluable_samples(tmp_path, capsys):
     assert samples["a"].metadata["guard_kind"] == "no_answer"
     assert samples["b"].metadata["guard_kind"] == "answer" and "1,3" in samples["b"].answer
     assert "no_answer" in capsys.readouterr().err
+
+
+def test_rag_run_demo_aliases_answer_the_generated_golden_set(tmp_path, capsys):
+    from ragauge.demo import golden_path
+
+    out = tmp_path / "answers.jsonl"
+    assert _main(["rag", "run", "demo", "-q", "demo", "-o", str(out)]) == 0
+    samples = ragauge.load(str(out))
+    golden = ragauge.load(str(golden_path()))
+    assert [s.id for s in samples] == [g.id for g in golden] and all(s.answer for s in samples)
+    assert samples[0].relevant_ids == golden[0].relevant_ids and samples[0].retrieved_ids

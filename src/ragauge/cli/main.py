@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import Sequence
 
@@ -51,6 +52,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(ExitCode.INTERRUPTED)
     except BrokenPipeError:  # `ragauge ... | head`
         return int(ExitCode.OK)
+    except OSError as exc:  # a path that does not exist, no permission, a full disk: the user's to fix
+        where = f": {exc.filename}" if getattr(exc, "filename", None) else ""
+        print(f"ragauge: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return int(ExitCode.USAGE)
+    except Exception as exc:  # a bug in ragauge: one line by default, the traceback on request
+        if os.environ.get("RAGAUGE_DEBUG"):
+            raise
+        print(f"ragauge: internal error: {type(exc).__name__}: {exc}\n"
+              "This is a bug in ragauge. Re-run with RAGAUGE_DEBUG=1 for the traceback and report it.",
+              file=sys.stderr)
+        return int(ExitCode.INTERNAL)
 
 
 def entry() -> None:  # pragma: no cover - console script shim

@@ -19,8 +19,10 @@ def register(sub) -> None:
     run_p = rsub.add_parser("run", help="answer a questions file and write evaluable samples",
                             description="Answer every question of a golden/samples file (id, question; labels are "
                             "kept) and write samples JSONL with answers, contexts and timings for `ragauge eval`.")
-    run_p.add_argument("source", help="kb.jsonl, a folder of documents, or an index folder from `ragauge rag index`")
-    run_p.add_argument("--questions", "-q", required=True, help="questions file (JSONL, CSV, ...; id and question)")
+    run_p.add_argument("source", help="kb.jsonl, a folder of documents, an index folder from `ragauge rag index`, "
+                       "or `demo` (the bundled demo's knowledge base)")
+    run_p.add_argument("--questions", "-q", required=True, help="questions file (JSONL, CSV, ...; id and question), "
+                       "or `demo` (the demo's generated golden set)")
     run_p.add_argument("--out", "-o", required=True, help="samples JSONL to write")
     run_p.add_argument("-k", type=int, default=5, help="contexts per question (default 5)")
     run_p.add_argument("--llm", default=None, help="generate with an OpenAI-compatible LLM: openai:MODEL@URL "
@@ -45,6 +47,10 @@ def register(sub) -> None:
 def _open(source: str, **options):
     from ..rag import ReferenceRAG
 
+    if source == "demo":
+        from ..demo import kb_path
+
+        source = str(kb_path())
     rag = ReferenceRAG.open(source, **options)
     for problem in rag.problems:
         print(f"skipped: {problem}", file=sys.stderr)
@@ -60,7 +66,12 @@ def run(args: argparse.Namespace) -> int:
         guard = rag.guarded(score_threshold=None if args.score_threshold < 0 else args.score_threshold,
                             grade=not args.no_grade, post_check=args.post_check, synonyms=args.synonyms,
                             grade_thresholds={"relevancy": args.relevancy, "support": args.support})
-    samples = run_to_jsonl(rag, args.questions, args.out, guard=guard)
+    questions = args.questions
+    if questions == "demo":
+        from ..demo import golden_path
+
+        questions = str(golden_path())
+    samples = run_to_jsonl(rag, questions, args.out, guard=guard)
     kinds: dict[str, int] = {}
     for s in samples:
         kind = s.metadata.get("guard_kind", "answer")

@@ -59,6 +59,7 @@ def write_jsonl(samples: Iterable[Sample], path: str | os.PathLike[str]) -> None
     Raises ``InputError`` for a sample whose metadata is not JSON (an object, NaN, infinity).
     """
     target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)  # like `--out DIR` everywhere else
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     try:
         with open(tmp, "w", encoding="utf-8", newline="\n") as fh:

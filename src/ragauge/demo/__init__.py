@@ -2,6 +2,8 @@
 
 - :func:`kb_path` — the knowledge base, one chunk a line (``id``, ``doc_id``, ``title``, ``version``,
   ``section``, ``text``);
+- :func:`golden_path` — the golden set generated from that knowledge base (questions, references,
+  relevant ids, type and slice tags), answered by the reference RAG in ``make demo``;
 - :func:`samples_path` — 43 evaluated interactions plus 10 noisy variants in ragauge's canonical sample schema, with the gold
   answer labels in ``metadata`` (``answer_label``, ``error_note``, ``grounded``, ``equivalent_form``).
 
@@ -17,7 +19,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["DEMO_DIR", "kb_path", "samples_path"]
+__all__ = ["DEMO_DIR", "golden_path", "kb_path", "samples_path"]
 
 #: The folder holding the demo data files, inside the installed package.
 DEMO_DIR: Path = Path(str(resources.files(__name__).joinpath("data")))
@@ -26,6 +28,12 @@ DEMO_DIR: Path = Path(str(resources.files(__name__).joinpath("data")))
 def samples_path() -> Path:
     """Path of the demo samples (JSONL, one sample a line)."""
     return DEMO_DIR / "samples.jsonl"
+
+
+def golden_path() -> Path:
+    """Path of the demo's golden set: 120 cases generated from the knowledge base by ``ragauge.generate``
+    (``scripts/build_demo_golden.py``), by slice, with reference answers and relevant chunk ids."""
+    return DEMO_DIR / "golden.jsonl"
 
 
 def kb_path() -> Path:
