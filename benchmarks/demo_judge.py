@@ -13,7 +13,8 @@ sample's ``metadata`` (``src/ragauge/demo/README.md``):
 * answer_correctness: mean per gold ``answer_label``; ROC-AUC against "acceptable";
 * noise_robustness: per noisy variant, against gold ``noise_robust``.
 
-The demo is an evaluation set: nothing here is tuned on it. The script uses whatever verifier weights
+``python benchmarks/correctness.py`` compares answer_correctness with and without the offline judge's
+agreement decision (and on HaluEval QA). The demo is an evaluation set: nothing here is tuned on it. The script uses whatever verifier weights
 are installed (their hash is printed) and always exits 0: it reports, it does not gate.
 """
 

@@ -6,10 +6,18 @@
   evasive answer does not address the question; whether refusing was *right* is answer correctness'
   business).
 - ``answer_correctness`` against ``reference``: claim precision (answer claims supported by the
-  reference), claim recall (reference claims supported by the answer), their F1, blended with the
-  semantic similarity: ``0.75 * F1 + 0.25 * similarity`` (Ragas' default weights). If the reference
-  itself is a refusal ("the documents do not say"), an answer that also refuses scores 1 and one
-  that asserts claims scores 0.
+  reference: TP / (TP + FP)), claim recall (reference claims supported by the answer: 1 - FN share),
+  their F1, blended with the semantic similarity: ``0.75 * F1 + 0.25 * similarity`` (Ragas' default
+  weights). If the reference itself is a refusal ("the documents do not say"), an answer that also
+  refuses scores 1 and one that asserts claims scores 0.
+
+  Two optional judge methods, outside the :class:`~ragauge.judges.base.Judge` door, make the claims
+  and the decision fit two answers to one question; a judge without them gets the door's:
+  ``facts(texts, langs)`` (claims cut so that each states its own number; else ``claims``) and
+  ``agree([(claims, other_text, question, lang)])`` (numbers, polarity, scope, entities and word
+  coverage over the other text and the question, on top of the verifier: the offline judge's
+  ``agreement`` module; else ``verify`` with the other text as the only source). The artifact's
+  ``decision`` says which was used.
 """
 
 from __future__ import annotations
@@ -71,8 +79,11 @@ def _correctness(samples: Sequence[Sample], langs, judge) -> ScoreColumn:
     lg = [langs[i] for i in todo]
     ans_refuse = judge.refusals(ans, lg)
     ref_refuse = judge.refusals(ref, lg)
-    ans_claims = judge.claims(ans, lg)
-    ref_claims = judge.claims(ref, lg)
+    # A judge may offer finer units (facts) and a decision made for two answers to one question (agree);
+    # the door's claims/verify are the fallback, so any judge works (module doc).
+    units = getattr(judge, "facts", None) or judge.claims
+    ans_claims = units(ans, lg)
+    ref_claims = units(ref, lg)
     pairs = []
     for j, i in enumerate(todo):
         if ref_refuse[j] or ans_refuse[j]:
@@ -90,8 +101,14 @@ def _correctness(samples: Sequence[Sample], langs, judge) -> ScoreColumn:
             reasons[i] = "no claims in the answer" if not ans_claims[j] else "no claims in the reference"
         else:
             pairs.append(j)
-    items = [(ans_claims[j], [ref[j]], lg[j]) for j in pairs] + [(ref_claims[j], [ans[j]], lg[j]) for j in pairs]
-    verdicts = judge.verify(items)
+    agree = getattr(judge, "agree", None)
+    if agree is not None:
+        qs = [samples[todo[j]].question for j in pairs]
+        verdicts = agree([(ans_claims[j], ref[j], q, lg[j]) for j, q in zip(pairs, qs)]
+                         + [(ref_claims[j], ans[j], q, lg[j]) for j, q in zip(pairs, qs)])
+    else:
+        verdicts = judge.verify([(ans_claims[j], [ref[j]], lg[j]) for j in pairs]
+                                + [(ref_claims[j], [ans[j]], lg[j]) for j in pairs])
     sims = judge.similarity([ans[j] for j in pairs], [ref[j] for j in pairs])
     for m, j in enumerate(pairs):
         a_v, r_v = verdicts[m], verdicts[len(pairs) + m]
@@ -104,7 +121,7 @@ def _correctness(samples: Sequence[Sample], langs, judge) -> ScoreColumn:
         values[todo[j]] = correctness(f, sim)
         arts[todo[j]] = {
             "precision": p, "recall": r, "f1": f, "similarity": sim,
-            "claims": [v.to_dict() for v in a_v],
+            "claims": [v.to_dict() for v in a_v], "decision": "agree" if agree is not None else "verify",
             "reference_claims_missing": [v.claim for v in r_v if not v.supported],
         }
     return ScoreColumn(values, reasons, arts, judge.provenance().to_dict())

@@ -143,13 +143,17 @@ def _split_clauses(text: str, lang: str) -> list[tuple[int, int]]:
     if len(tokens) < 2 * _MIN_CLAUSE_TOKENS:
         return [(0, len(text))]
     mask = _protected(text)
+    # A conjunction's sides never reach past a top-level ";": in "листов, профиля и крепежа; минимальный
+    # объём — 10 м²" the "и" joins two nouns, whatever follows the semicolon.
+    semicolons = [i for i, ch in enumerate(text) if ch == ";" and not mask[i]]
     pieces = []
     left_start = 0
     for match in pattern.finditer(text):
         if mask[match.start()] or mask[match.end() - 1]:
             continue
+        stop = next((i for i in semicolons if i >= match.end()), len(text))
         left = [t for t in tokens if left_start <= t.start and t.end <= match.start()]
-        right = [t for t in tokens if t.start >= match.end()]
+        right = [t for t in tokens if t.start >= match.end() and t.end <= stop]
         if not left or not right or left[-1].is_number or right[0].is_number:
             continue  # a list of quantities: "3 и 5 дней", "1 150 руб. и 980 руб."
         if _clause_like(left) and _clause_like(right):
@@ -231,6 +235,75 @@ def extract_claims(answer: str, *, lang: str | None = None) -> list[Claim]:
     return _claims(answer, lang)[0]
 
 
+_FACT_SEP = re.compile(r",\s+|;\s+|\s*\(")
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_DAY_END = re.compile(r"[A-Za-z]{3,}\.?\s\d{1,2}$")
+_YEAR = re.compile(r"\d{4}\b")
+
+
+def _segments(text: str) -> list[tuple[int, int]]:
+    """Top-level pieces of ``text`` between ", " / "; " and around bracketed groups."""
+    mask = _protected(text)
+    cuts = [0]
+    for match in _FACT_SEP.finditer(text):
+        if match.group().lstrip().startswith("("):
+            if match.start() > 0 and not mask[max(match.start() - 1, 0)]:
+                cuts.append(match.start())
+        elif not mask[match.start()] and not (_DAY_END.search(text, 0, match.start()) and _YEAR.match(text, match.end())):
+            cuts.append(match.start())  # but never inside "April 3, 1971"
+    for i, ch in enumerate(text):  # a bracketed group ends a segment
+        if ch in ")]" and i + 1 < len(text) and not mask[i]:
+            cuts.append(i + 1)
+    cuts = sorted(set(c for c in cuts if 0 <= c < len(text)))
+    return [(a, b) for a, b in zip(cuts, cuts[1:] + [len(text)]) if a < b]
+
+
+def split_facts(claim: Claim) -> list[Claim]:
+    """Cut a claim into facts: pieces that each state their own number.
+
+    Answer correctness counts claims the way Ragas counts statements, and a reference sentence such as
+    "36 месяцев с даты подписания акта (на кровельные работы — 60 месяцев)" holds two facts that an
+    answer can get right one at a time. A cut goes at a top-level ", ", "; " or bracketed group, only
+    between two pieces that each have a digit and a word of 3+ letters; a piece without both stays with
+    the fact before it ("без стоимости листов", "(620 × 1,3)"). A claim without such pieces is one fact.
+
+    >>> [f.text for f in split_facts(Claim("14° (для гибкой черепицы — 12°).", 0, 32))]
+    ['14°', 'для гибкой черепицы — 12°']
+    """
+    text = claim.text
+    segments = _segments(text)
+    factual = [any(ch.isdigit() for ch in text[a:b]) and _WORD.search(text[a:b]) is not None
+               or (i == 0 and any(ch.isdigit() for ch in text[a:b])) for i, (a, b) in enumerate(segments)]
+    starts = [a for (a, _), f in zip(segments, factual) if f]
+    if len(starts) < 2:
+        return [claim]
+    starts[0] = 0
+    facts = []
+    for a, b in zip(starts, starts[1:] + [len(text)]):
+        a, b = _strip_edges(text, a, b)
+        if text[a:a + 1] == "(" and text[a:b].rstrip(".").endswith(")"):
+            a, b = a + 1, a + len(text[a:b].rstrip(".")) - 1  # "(на кровлю — 60 месяцев)." -> the inside
+        if a < b:
+            facts.append(Claim(text[a:b], claim.start + a, claim.start + b))
+    return facts
+
+
+def extract_facts(text: str, *, lang: str | None = None) -> list[Claim]:
+    """:func:`extract_claims`, each claim cut by :func:`split_facts` (the claims of answer correctness).
+
+    A short answer with no claim ("Arthur's Magazine", "1998") is one fact itself, unless it is empty or
+    a refusal: as a reference it is still the right answer.
+
+    >>> [f.text for f in extract_facts("Arthur's Magazine", lang="en")]
+    ["Arthur's Magazine"]
+    """
+    facts = [fact for claim in extract_claims(text, lang=lang) for fact in split_facts(claim)]
+    if facts or not text.strip() or is_refusal(text, lang) or not any(ch.isalnum() for ch in text):
+        return facts
+    start = len(text) - len(text.lstrip())
+    return [Claim(text.strip(), start, start + len(text.strip()))]
+
+
 def is_refusal(text: str, lang: str | None = None) -> bool:
     """True when the answer declines to answer and says nothing checkable.
 
@@ -249,4 +322,4 @@ def is_refusal(text: str, lang: str | None = None) -> bool:
     return refusal and not claims
 
 
-__all__ = ["Claim", "extract_claims", "is_refusal"]
+__all__ = ["Claim", "extract_claims", "extract_facts", "is_refusal", "split_facts"]

@@ -84,6 +84,25 @@ class OfflineJudge:
             out.append(self._claims[key])
         return out
 
+    def facts(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[list[Any]]:
+        """Claims cut into facts (``claims.extract_facts``): the units answer correctness counts.
+
+        Not part of the :class:`~ragauge.judges.base.Judge` door; a metric that finds no ``facts`` on
+        its judge uses ``claims``."""
+        from .claims import extract_facts
+
+        return [extract_facts(text, lang=lang) for text, lang in zip(texts, langs)]
+
+    def agree(self, items: Sequence[tuple[Sequence[Any], str, str | None, str | None]]) -> list[list[ClaimVerdict]]:
+        """For each ``(claims, other_text, question, lang)``: one verdict per claim, does ``other_text``
+        (another answer to ``question``: the reference, or the answer) state it? (``agreement.agree_many``:
+        the verifier plus number, polarity, scope, entity and word-coverage checks over the whole other
+        text and the question.) Not part of the door; a metric that finds no ``agree`` uses ``verify``
+        with the other text as the only source."""
+        from .agreement import agree_many
+
+        return agree_many(items, verifier=self.verifier)
+
     def verify(self, items: Sequence[tuple[Sequence[Any], Sequence[str], str | None]]) -> list[list[ClaimVerdict]]:
         return self.verifier.verify_many([(list(c), list(s), lang) for c, s, lang in items])
 

@@ -271,4 +271,28 @@ def extract_quantities(text: str, lang: str | None = None) -> list[Quantity]:
         if quantity is not None:
             found.append(quantity)
     found.sort(key=lambda q: q.start)
-    return found
+    return _merge_kopecks(found, text)
+
+
+_KOPECKS = re.compile(r"\s*(?:коп(?:еек|ейки|ейка|ейку|ейкой)?\b\.?)", re.IGNORECASE)
+
+
+def _merge_kopecks(found: list[Quantity], text: str) -> list[Quantity]:
+    """"52 рубля 70 копеек" is one amount, 52.70 руб. (else "70" would be a stray bare number)."""
+    out: list[Quantity] = []
+    i = 0
+    while i < len(found):
+        q = found[i]
+        nxt = found[i + 1] if i + 1 < len(found) else None
+        if (nxt is not None and q.unit == "rub" and q.kind == "number" and nxt.unit is None and nxt.kind == "number"
+                and not text[q.end:nxt.start].strip(" \u00a0") and nxt.value == int(nxt.value) and 0 <= nxt.value < 100):
+            tail = _KOPECKS.match(text, nxt.end)
+            if tail is not None:
+                end = tail.end()
+                out.append(Quantity(q.value + nxt.value / 100, text[q.start:end], q.start, end, q.unit, q.dimension,
+                                    q.qualifier, q.approx, q.bound))
+                i += 2
+                continue
+        out.append(q)
+        i += 1
+    return out
