@@ -139,3 +139,18 @@ def test_partial_refusal_keeps_the_answered_part():
     answer_ru = "Точную цену я не знаю, но доставка занимает 3 рабочих дня."
     assert not is_refusal(answer_ru)
     assert _texts(answer_ru) == ["доставка занимает 3 рабочих дня."]
+
+
+def test_the_guards_own_non_answers_are_refusals_in_both_languages():
+    from ragauge.guard.templates import BLOCKED, NO_ANSWER, clarifying_question
+    from ragauge.judges.offline.claims import is_refusal
+
+    for lang in ("ru", "en"):
+        assert is_refusal(NO_ANSWER[lang], lang) and is_refusal(BLOCKED[lang], lang)
+    # a clarifying question lists what the knowledge base holds (numbers, dates, periods included)
+    ru = clarifying_question(["Раздел 2. Гипсокартонные работы (ред. от 01.03.2026). Наименование"], ["яхты"], "ru")
+    en = clarifying_question(["Section 2. Drywall, 1 150 per m2"], ["yachts"], "en")
+    assert is_refusal(ru, "ru") and is_refusal(en, "en")
+    # but an answer that states a fact next to advice or a request stays an answer
+    assert not is_refusal("Гарантия 5 лет. Попробуйте уточнить у менеджера.", "ru")
+    assert not is_refusal("Уточните, пожалуйста, о каком объекте речь: гарантия на кровлю — 60 месяцев.", "ru")

@@ -65,6 +65,13 @@ _REFERRAL = re.compile(
     _I,
 )
 _SOURCE_LINE = re.compile(r"(?:источники?|source[s]?|см\.|see)\s*:", _I)
+#: Advice that comes with a refusal ("Попробуйте переформулировать вопрос", "Try rephrasing it"): not a claim.
+_ADVICE = re.compile(r"\b(?:попробуйте\s+(?:пере)?(?:формулир|сформулир|уточнить|спросить)|try\s+(?:rephrasing|asking|to\s+rephrase)"
+                     r"|rephrase\s+(?:the|your)\s+question)", _I)
+#: An answer that opens by asking the user to clarify (the guard's clarifying question, a bot's "could you
+#: clarify?"): it declines to answer now, whatever it lists of what the knowledge base holds.
+_CLARIFY = re.compile(r"\s*(?:уточните,?\s+(?:пожалуйста,?\s+)?(?:ваш\s+)?(?:вопрос|что\s+именно)"
+                      r"|could\s+you\s+(?:please\s+)?clarify|can\s+you\s+(?:please\s+)?clarify|please\s+clarify)", _I)
 
 _REFUSAL = re.compile(
     "|".join(
@@ -81,7 +88,8 @@ _REFUSAL = re.compile(
             r"\bi(?:'m|’m|\s+am)\s+(?:not\s+sure|unable\s+to|afraid\s+i)",
             r"\b(?:i|we)\s+(?:cannot|can't|can’t|could\s+not|couldn't|was\s+unable\s+to|am\s+unable\s+to|are\s+unable\s+to)\s+(?:find|answer|determine|provide|locate|say)",
             r"\b(?:there\s+is|there's)\s+no\s+(?:relevant\s+)?(?:information|data|mention|details)",
-            r"\bno\s+(?:relevant\s+)?(?:information|data|documents?)\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:available|found|provided)",
+            r"\bno\s+(?:relevant\s+|suitable\s+|matching\s+)?(?:information|data|documents?)\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:available|found|provided)",
+            r"\bответ\s+не\s+показан\b|\bthe\s+answer\s+was\s+withheld\b",
             r"\b(?:context|documents?|sources?|knowledge\s+base|materials?)\s+(?:does|do|did)\s+not\s+(?:contain|mention|include|specify|say|provide|cover)",
             r"\bnot\s+(?:mentioned|specified|provided|covered|stated|available|found)\s+in\s+the\s+(?:provided\s+|given\s+|available\s+)?(?:context|documents?|sources?|knowledge\s+base|materials?)",
             r"\bunable\s+to\s+(?:find|answer|determine)",
@@ -186,7 +194,7 @@ def _is_non_claim(text: str) -> bool:
     if _FILLER.match(text) or _SOURCE_LINE.match(text):
         return True
     has_digit = any(ch.isdigit() for ch in text)
-    if _REFERRAL.search(text) and not has_digit:
+    if (_REFERRAL.search(text) or _ADVICE.search(text)) and not has_digit:
         return True
     if text.endswith(":") and not has_digit:
         return True
@@ -315,7 +323,7 @@ def is_refusal(text: str, lang: str | None = None) -> bool:
     >>> is_refusal("К сожалению, в базе нет документов о гарантии на окна. Обратитесь к менеджеру.")
     True
     """
-    if not text.strip():
+    if not text.strip() or _CLARIFY.match(text):
         return True
     lang = lang or detect_language(text) or "en"
     claims, refusal = _claims(text, lang)
