@@ -2,6 +2,8 @@
 
     python benchmarks/ranking.py                      # 1k and 100k queries x 100 docs
     python benchmarks/ranking.py --queries 1000       # quick look
+    python benchmarks/ranking.py --queries 100000 --tools ragauge pytrec_eval --doors dict files --repeat 3
+    python benchmarks/ranking.py --queries 10000 --tools ragauge pytrec_eval --instructions   # needs valgrind
 
 Synthetic, seeded data: each query retrieves 100 documents (distinct scores, exact in float32, written in rank order
 like a real run) and has 20 graded judgements (0-3), about half of them retrieved. Five metrics:
@@ -10,7 +12,13 @@ ndcg@10, mrr@10, recall@100, map@100, hit_rate@10. Two front doors, conversion/r
   files: a TREC run + qrels pair (ragauge, all peers) and a JSONL file of samples with
          ``retrieved_ids``/``relevant_ids`` (ragauge and pytrec_eval).
 Each (tool, door) runs in its own process; memory is the rise of the peak RSS during the timed
-call (Linux ``VmHWM`` after resetting it), so C/C++ allocations count too. Numbers that peers define the same
+call (Linux ``VmHWM`` after resetting it), so C/C++ allocations count too. ``cpu s`` is the process's
+user + system time during the call (all threads): on a loaded machine it moves less than the wall
+time. ``--repeat N`` runs every (tool, door) N times, tools alternating, and prints the median run (by
+seconds) with the range. ``--instructions`` runs each worker under ``valgrind --tool=callgrind`` with
+counting switched on only around the timed call and prints instructions instead of seconds: a
+load-independent comparison (valgrind runs one thread at a time, so pyarrow's two reader threads
+count in full; callgrind is ~50x slower, so use 10k queries). Numbers that peers define the same
 way are checked for equality (to 1e-9); pytrec_eval's recip_rank has no cutoff, so its mrr is
 compared with ours without a cutoff.
 """
@@ -144,12 +152,24 @@ def worker(tool: str, door: str, n_queries: int, folder: Path) -> None:
     data = make_data(n_queries) if door == "dict" else None
     if tool == "ranx":  # numba compiles on first use: warm it on a tiny run, outside the timing
         _ranx("dict", make_data(5), folder)
+    counting = os.environ.get("RANKING_BENCH_CALLGRIND") == "1"
+    if counting:  # valgrind --instr-atstart=no: count the call only
+        subprocess.run(["callgrind_control", "-i", "on", str(os.getpid())], check=True, capture_output=True)
     before = _reset_peak()
+    cpu = _cpu_seconds()
     start = time.perf_counter()
     means = TOOLS[tool](door, data, folder)
     seconds = time.perf_counter() - start
+    cpu = _cpu_seconds() - cpu
     peak = _memory_kb("VmHWM")
-    print(json.dumps({"seconds": seconds, "memory_mb": (peak - before) / 1024, "means": means}))
+    if counting:
+        subprocess.run(["callgrind_control", "-i", "off", str(os.getpid())], check=True, capture_output=True)
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "memory_mb": (peak - before) / 1024, "means": means}))
+
+
+def _cpu_seconds() -> float:
+    times = os.times()
+    return times.user + times.system
 
 
 def _memory_kb(field: str) -> int:
@@ -175,19 +195,42 @@ def _reset_peak() -> int:
 # ------------------------------------------------------------------ driver
 
 
-def run_one(tool: str, door: str, n: int, folder: Path) -> dict | None:
+def run_one(tool: str, door: str, n: int, folder: Path, *, instructions: bool = False) -> dict | None:
     cmd = [sys.executable, __file__, "--worker", tool, door, str(n), str(folder)]
-    done = subprocess.run(cmd, capture_output=True, text=True)
+    env = dict(os.environ)
+    if instructions:
+        out = folder / f"callgrind.{tool}.{door}"
+        cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}", *cmd]
+        env["RANKING_BENCH_CALLGRIND"] = "1"
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if done.returncode != 0:
         print(f"  {tool}/{door}: failed: {done.stderr.strip().splitlines()[-1:]}")
         return None
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    if instructions:
+        counted = [line for line in done.stderr.splitlines() if "Collected :" in line]
+        got["instructions"] = int(counted[-1].split(":")[-1].strip().replace(",", ""))
+    return got
+
+
+def run_repeated(tool: str, door: str, n: int, folder: Path, runs: list[dict]) -> dict | None:
+    """The median of ``runs`` (by seconds, or instructions), with the range of seconds attached."""
+    if not runs:
+        return None
+    key = "instructions" if "instructions" in runs[0] else "seconds"
+    ordered = sorted(runs, key=lambda r: r[key])
+    median = dict(ordered[(len(ordered) - 1) // 2])
+    median["range"] = (ordered[0]["seconds"], ordered[-1]["seconds"])
+    return median
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, nargs="+", default=[1000, 100_000])
     parser.add_argument("--tools", nargs="+", default=list(TOOLS))
+    parser.add_argument("--doors", nargs="+", default=["dict", "files", "jsonl"], choices=["dict", "files", "jsonl"])
+    parser.add_argument("--repeat", type=int, default=1, help="runs per (tool, door), tools alternating; median shown")
+    parser.add_argument("--instructions", action="store_true", help="count instructions with valgrind's callgrind")
     parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -199,20 +242,32 @@ def main() -> None:
             folder = Path(tmp)
             write_files(*make_data(n), folder)
             print(f"\n{n:,} queries x {DOCS} docs (run file {os.path.getsize(folder / 'run.txt') / 1e6:.0f} MB)")
-            print(f"  {'tool':<12} {'door':<6} {'queries/s':>11} {'seconds':>8} {'memory MB':>10}  vs pytrec_eval")
+            key = "instructions" if args.instructions else "seconds"
+            what = "instructions" if args.instructions else "seconds"
+            print(f"  {'tool':<12} {'door':<6} {'queries/s':>11} {'seconds':>8} {'cpu s':>7} {'memory MB':>10}  "
+                  f"vs pytrec_eval ({what})" + ("  [seconds: min-max]" if args.repeat > 1 else "")
+                  + ("  instructions" if args.instructions else ""))
             results = {}
-            for door in ("dict", "files", "jsonl"):
-                for tool in args.tools:
-                    if door == "jsonl" and tool not in ("ragauge", "pytrec_eval"):
-                        continue
-                    got = run_one(tool, door, n, folder)
+            for door in args.doors:
+                tools = [t for t in args.tools if door != "jsonl" or t in ("ragauge", "pytrec_eval")]
+                tools.sort(key=lambda t: t != "pytrec_eval")  # the reference first: ratios need it
+                runs: dict[str, list[dict]] = {t: [] for t in tools}
+                for _ in range(args.repeat):  # tools alternate, so that a slow spell hits all of them
+                    for tool in tools:
+                        got = run_one(tool, door, n, folder, instructions=args.instructions)
+                        if got is not None:
+                            runs[tool].append(got)
+                for tool in tools:
+                    got = run_repeated(tool, door, n, folder, runs[tool])
                     if got is None:
                         continue
                     results[(tool, door)] = got
                     base = results.get(("pytrec_eval", door))
-                    ratio = f"{base['seconds'] / got['seconds']:.2f}x faster" if base and tool != "pytrec_eval" else ""
+                    ratio = f"{base[key] / got[key]:.2f}x faster" if base and tool != "pytrec_eval" else ""
+                    spread = f"  [{got['range'][0]:.2f}-{got['range'][1]:.2f}]" if args.repeat > 1 else ""
+                    count = f"  {got['instructions']:,}" if args.instructions else ""
                     print(f"  {tool:<12} {door:<6} {n / got['seconds']:>11,.0f} {got['seconds']:>8.2f} "
-                          f"{got['memory_mb']:>10.0f}  {ratio}")
+                          f"{got['cpu']:>7.2f} {got['memory_mb']:>10.0f}  {ratio}{spread}{count}")
             check(results)
 
 

@@ -169,3 +169,25 @@ def test_scored_batch_declines_what_it_cannot_rank():
     for scores in ({"a": 2.0, "b": 1.0, "c": float("nan")}, {"c": float("nan")}):
         with pytest.raises(rk.InputError, match="NaN"):
             rk.evaluate_run({"q1": {"x": 1.0}, "q2": scores}, {"q1": {"x": 1}, "q2": {"c": 1}}, ["mrr"])
+
+
+def test_small_pages_switches_numpys_huge_page_request_off_and_restores_it():
+    from ragauge.scores._columns import small_pages
+
+    try:
+        from numpy._core import multiarray
+    except ImportError:  # numpy < 2
+        from numpy.core import multiarray
+    if not hasattr(multiarray, "_set_madvise_hugepage"):
+        pytest.skip("this numpy has no huge page switch")
+
+    before = multiarray._set_madvise_hugepage(True)
+    try:
+        with small_pages():
+            assert multiarray._set_madvise_hugepage(False) is False  # off inside
+        assert multiarray._set_madvise_hugepage(True) is True  # restored
+        with pytest.raises(RuntimeError), small_pages():
+            raise RuntimeError("restored on errors too")
+        assert multiarray._set_madvise_hugepage(True) is True
+    finally:
+        multiarray._set_madvise_hugepage(before)

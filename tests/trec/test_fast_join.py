@@ -12,6 +12,8 @@ import pytest
 
 from ragauge.errors import InputError
 from ragauge.trec import _keys, compute, evaluate_files, join, parse_measures, read_qrels, read_run
+from ragauge.trec import io as trec_io
+from ragauge.trec._tokens import Tokens
 
 pytest.importorskip("pyarrow")
 MEASURES = parse_measures(["all_trec", "P.1,3,7", "ndcg_cut.2,9", "success.1,4"])
@@ -53,11 +55,16 @@ def _assert_same(a, b):
 @pytest.mark.parametrize("flags", [{}, {"rel_level": 0}, {"rel_level": 2}, {"complete": True, "max_docs": 5}])
 def test_fingerprint_join_equals_exact_and_python_reader(tmp_path, monkeypatch, seed, flags):
     q, r = _files(tmp_path, seed)
-    qrels, run = read_qrels(q), read_run(r)
-    assert not isinstance(run.docno, list)  # the pyarrow reader was used
+    with monkeypatch.context() as m:
+        m.setattr(trec_io, "_SMALL_FILE", 0)
+        qrels, run = read_qrels(q), read_run(r)
+    assert not isinstance(run.docno, (list, Tokens))  # the pyarrow reader was used
     fast = compute(join(qrels, run, **flags), MEASURES)
     exact = compute(join(qrels, run, exact=True, **flags), MEASURES)
     _assert_same(fast, exact)
+    small = read_run(r)
+    assert isinstance(small.docno, Tokens)  # the numpy splitter (small file)
+    _assert_same(fast, compute(join(read_qrels(q), small, **flags), MEASURES))
     monkeypatch.setitem(sys.modules, "pyarrow", None)
     python = compute(join(read_qrels(q), read_run(r), **flags), MEASURES)
     _assert_same(fast, python)

@@ -1,5 +1,7 @@
 """TREC file reading: what is accepted (comments, blank lines, extra run fields, any whitespace) and
-the precise errors for everything else, with both readers (pyarrow and the pure-Python one)."""
+the precise errors for everything else, with every reader: pyarrow's CSV reader (large files), the
+numpy field splitter (small files, as given, and every file without pyarrow) and, behind both, the
+line-by-line reader that names the line of an error."""
 
 from __future__ import annotations
 
@@ -10,17 +12,19 @@ import pytest
 from ragauge.cli.main import main
 from ragauge.errors import InputError, UnknownMetricError
 from ragauge.trec import evaluate_files, parse_measures, read_qrels, read_run
+from ragauge.trec import io as trec_io
 
 QRELS = "q1 0 a 1\nq1 0 b 0\nq2 0 c 2\n"
 RUN = "q1 Q0 a 1 0.5 r\nq1 Q0 b 2 0.4 r\nq2 Q0 c 1 1.0 r\n"
 
 
-@pytest.fixture(params=["arrow", "python"])
+@pytest.fixture(params=["arrow", "split", "no-pyarrow"])
 def backend(request, monkeypatch):
-    if request.param == "python":
+    if request.param == "no-pyarrow":
         monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow -> ImportError
-    else:
+    elif request.param == "arrow":
         pytest.importorskip("pyarrow")
+        monkeypatch.setattr(trec_io, "_SMALL_FILE", 0)  # these small files take the large-file reader
     return request.param
 
 

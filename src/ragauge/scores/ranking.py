@@ -36,6 +36,7 @@ from ._columns import (
     order_by_score,
     rank_groups,
     scored_batch,
+    small_pages,
 )
 
 __all__ = [
@@ -249,6 +250,11 @@ def evaluate_run(
     ``precision@k``, ``map@k``, ``hit_rate@k``, ``r_precision``; no ``@k`` = whole ranking.
     """
     kernels = {name: _measure(name) for name in measures}
+    with small_pages():  # see small_pages: large fresh arrays, built once
+        return _evaluate_run(run, qrels, kernels, rel_level)
+
+
+def _evaluate_run(run, qrels, kernels, rel_level) -> RankingResult:
     judged = list(map(qrels.get, run))
     if None not in judged:  # every run query is judged (usual)
         query_ids = list(run)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
+from ..scores._columns import small_pages
 from .format import format_lines
 from .io import TrecColumns, read_qrels, read_run
 from .join import JoinedRun, join
@@ -40,5 +41,6 @@ def evaluate_files(
 ) -> TrecEvaluation:
     """trec_eval over two files: ``trec_eval [-m ...] [-l rel_level] [-c] [-M max_docs] qrels run``."""
     specs = parse_measures(measures)
-    joined = join(read_qrels(qrels), read_run(run), rel_level=rel_level, complete=complete, max_docs=max_docs)
-    return compute(joined, specs)
+    with small_pages():  # see ragauge.scores._columns.small_pages: large fresh arrays, built once
+        joined = join(read_qrels(qrels), read_run(run), rel_level=rel_level, complete=complete, max_docs=max_docs)
+        return compute(joined, specs)

@@ -8,9 +8,13 @@ fast way to *find* matches: the join checks every match byte for byte and falls 
 
 from __future__ import annotations
 
+import sys
+
 from itertools import chain
 
 import numpy as np
+
+from ._tokens import Tokens
 
 _MASKS = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _K1, _K2 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9)
@@ -18,19 +22,15 @@ _K1, _K2 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9)
 
 def _arrow(*columns):
     """pyarrow module when every column is a pyarrow Array, else None."""
-    try:
-        import pyarrow as pa
-    except ImportError:
+    pa = sys.modules.get("pyarrow")  # a column is an Array only if pyarrow is imported
+    if pa is None:
         return None
     return pa if all(isinstance(c, pa.Array) for c in columns) else None
 
 
 def _encode(first, second) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[bytes]]:
     """Shared integer codes of two byte-string columns, and each code's rank in byte order."""
-    try:
-        import pyarrow as pa
-    except ImportError:
-        pa = None
+    pa = sys.modules.get("pyarrow")  # a column is an Array only if pyarrow is imported
     if pa is not None and isinstance(first, pa.Array) and isinstance(second, pa.Array):
         encoded = pa.concat_arrays([first.cast(pa.binary()), second.cast(pa.binary())]).dictionary_encode()
         codes = _to_numpy(encoded.indices).astype(np.int64)
@@ -71,11 +71,15 @@ def _indices(values: np.ndarray):
 
 
 def _as_list(column) -> list[bytes]:
-    return column if isinstance(column, list) else column.to_pylist()
+    if isinstance(column, list):
+        return column
+    return column.tolist() if isinstance(column, Tokens) else column.to_pylist()
 
 
 def _item(column, i: int) -> bytes:
-    return column[i] if isinstance(column, list) else column[i].as_py()
+    if isinstance(column, list):
+        return column[i]
+    return column.item(i) if isinstance(column, Tokens) else column[i].as_py()
 
 
 def _query_codes(first, second) -> tuple[np.ndarray, np.ndarray, list[bytes]]:

@@ -8,11 +8,13 @@ Fields are separated by any whitespace. Blank lines are skipped, and so is a lin
 non-blank character is ``#`` (a ``#`` inside a field, as in ``msmarco_v2.1_doc_50_..#13_..``, is
 data). Anything else malformed raises InputError with the file, the line and what was expected.
 
-Reading is columnar: with pyarrow installed the whole file goes through its CSV reader (C++, both
-cores), which checks the field count of every line but converts only the three columns used (qid,
-docno, grade/score); a vectorised scan refuses empty fields (two spaces in a row) beforehand. Without
-pyarrow, one ``bytes.split`` of the whole file. Only when the fast path refuses a file (extra fields,
-a bad number) is it re-read line by line, which also finds the exact line of an error.
+Reading is columnar: for files of ``_SMALL_FILE`` bytes or more, with pyarrow installed, the whole file
+goes through its CSV reader (C++, both cores), which checks the field count of every line but converts
+only the three columns used (qid, docno, grade/score); a vectorised scan refuses empty fields (two
+spaces in a row) beforehand. Smaller files (importing pyarrow would cost more than reading them), and
+every file without pyarrow, are split by numpy (``_split.split_fields``: fields located in place, only
+the value column converted). Only when the fast path refuses a file (extra fields, a bad number) is it
+re-read line by line, which also finds the exact line of an error.
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from ._split import split_fields
 
 __all__ = ["TrecColumns", "read_qrels", "read_run"]
 
+_SMALL_FILE = 8 << 20  # bytes: below this, numpy's splitter beats importing pyarrow (~0.1 s) and its reader
 _QRELS_FIELDS = 4
 _RUN_FIELDS = 6
 _COMMENT_LINE = re.compile(rb"(?m)^[ \t\r\x0b\x0c]*#[^\n]*\n?")
@@ -41,7 +45,8 @@ _OTHER_SPACE = bytes.maketrans(b"\t\r\x0b\x0c", b"    ")
 class TrecColumns:
     """One TREC file as columns, one entry per line.
 
-    qid, docno: byte strings, as ``pyarrow.BinaryArray`` (fast path) or ``list[bytes]``.
+    qid, docno: byte strings, as ``pyarrow.BinaryArray`` (large files), ``Tokens`` (fields in place in
+    the file's bytes: small files, or no pyarrow) or ``list[bytes]`` (the line-by-line reader).
     value: int64 grades (qrels) or float64 scores (run). run_id: last line's run id (runs only).
     """
 
@@ -69,8 +74,11 @@ def _read(path: Path, *, kind: str) -> TrecColumns:
     try:
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
-            # a read-only map: the fast path parses it in place, with no copy of a big file
-            data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+            # a big file: a read-only map, parsed in place with no copy; a small one: read (one copy, no map)
+            if size >= _SMALL_FILE:
+                data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            else:
+                data = handle.read()
     except OSError as exc:
         raise InputError(f"cannot read the {kind} file: {exc.strerror}", file=str(path)) from exc
     columns = _read_fast(path, data, kind)
@@ -114,20 +122,32 @@ def _read_fast(path: Path, data, kind: str) -> TrecColumns | None:
     """Columns of a regular file (exact field count, clean numbers), or None to fall back."""
     width = _QRELS_FIELDS if kind == "qrels" else _RUN_FIELDS
     try:
+        if len(data) < _SMALL_FILE:
+            raise ImportError("a small file: not worth importing pyarrow")
         import pyarrow  # noqa: F401
     except ImportError:
-        data = _normalise(data)
-        return _empty(path, kind) if len(data) == 0 else _split_whole(path, data, kind, width)
-    # single-byte scans are memchr-fast; a clean file is parsed in place, straight from the map
-    special = data.find(b"#") >= 0 and _COMMENT_LINE.search(data) is not None
-    special = special or any(data.find(c) >= 0 for c in (b"\t", b"\r", b"\x0b", b"\x0c"))
-    columns = None if special or len(data) == 0 or _empty_field(data) else _arrow(path, data, kind, width)
+        data = bytes(data)  # (a copy only for a big file without pyarrow) bytes.find is faster than mmap's
+        # a clean file (single spaces, no comment) is split as it is; split_fields refuses empty fields
+        columns = None if _special(data) or len(data) == 0 else _split_whole(path, data, kind, width)
+        if columns is None:
+            data = _normalise(data)
+            columns = _empty(path, kind) if len(data) == 0 else _split_whole(path, data, kind, width)
+        return columns
+    columns = None if _special(data) or len(data) == 0 or _empty_field(data) else _arrow(path, data, kind, width)
     if columns is None:
         data = _normalise(data)
         if len(data) == 0:
             return _empty(path, kind)
         columns = _arrow(path, data, kind, width)
     return columns
+
+
+def _special(data) -> bool:
+    """Whether the file has comment lines or whitespace other than spaces and newlines (single-byte
+    scans, memchr-fast): such a file is normalised before the columnar readers see it."""
+    if data.find(b"#") >= 0 and _COMMENT_LINE.search(data) is not None:
+        return True
+    return any(data.find(c) >= 0 for c in (b"\t", b"\r", b"\x0b", b"\x0c"))
 
 
 def _empty_field(data) -> bool:
@@ -164,7 +184,7 @@ def _arrow(path: Path, data: bytes, kind: str, width: int) -> TrecColumns | None
     try:  # every line must have exactly `width` fields; only the three we use are converted
         table = pcsv.read_csv(
             pa.py_buffer(data),
-            read_options=pcsv.ReadOptions(column_names=names, block_size=1 << 26),
+            read_options=pcsv.ReadOptions(column_names=names, block_size=_block_size(len(data))),
             parse_options=pcsv.ParseOptions(delimiter=" ", quote_char=False, escape_char=False),
             convert_options=pcsv.ConvertOptions(
                 column_types=types,
@@ -197,24 +217,16 @@ def _arrow(path: Path, data: bytes, kind: str, width: int) -> TrecColumns | None
     )
 
 
+def _block_size(size: int) -> int:
+    """pyarrow's CSV block: about an eighth of the file (blocks are parsed in parallel, and each holds
+    buffers of its size), between 4 and 64 MiB: a peak of ~175-210 MB instead of ~240 MB for a 45 MB
+    run file, about the same for a 459 MB one."""
+    return int(min(max(size // 8, 1 << 22), 1 << 26))
+
+
 def _split_whole(path: Path, data, kind: str, width: int) -> TrecColumns | None:
-    data = bytes(data)
-    tokens = data.split()
-    n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
-    if len(tokens) != width * n_lines:
-        return None
-    value_tokens = tokens[3::width] if kind == "qrels" else tokens[4::width]
-    try:
-        if kind == "qrels":
-            values = np.fromiter(map(int, value_tokens), dtype=np.int64, count=n_lines)
-        else:
-            values = np.fromiter(map(float, value_tokens), dtype=np.float64, count=n_lines)
-    except ValueError:
-        return None
-    if kind == "run" and np.isnan(values).any():
-        return None
-    run_id = tokens[-1].decode("utf-8", "replace") if kind == "run" else None
-    return TrecColumns(str(path), tokens[0::width], tokens[2::width], values, run_id)
+    fields = split_fields(bytes(data), kind, width)
+    return None if fields is None else TrecColumns(str(path), fields[0], fields[1], fields[2], fields[3])
 
 
 def _read_lines(path: Path, data: bytes, kind: str) -> TrecColumns:

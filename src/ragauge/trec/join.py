@@ -15,6 +15,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..scores.ranking import RankingBatch, batch_from_columns
+from ._fastjoin import fast_join
 from ._keys import _encode, _item, _query_codes, _row_key, _same_docs, _tie_rank, fingerprints
 from .io import TrecColumns, locate_line
 
@@ -41,12 +42,19 @@ def join(
 ) -> JoinedRun:
     """Evaluate-ready batch of ``run`` against ``qrels`` (trec_eval flags: -l, -c, -M).
 
-    With pyarrow columns, documents are matched by 64-bit fingerprints (vectorised, no hash table of
-    every docno) and every match is then checked byte for byte; should two different docnos of one
-    query share a fingerprint, the join is redone with exact codes (``exact=True``).
+    Three tiers, same values: the usual files (each query's run lines in one block) take
+    ``_fastjoin.fast_join`` (ranks from positions, one sort of 64-bit keys, no re-ordering of the
+    run). Anything it declines (a query split over blocks, a duplicate, a fingerprint collision) comes
+    here: with pyarrow columns, documents are matched by 64-bit fingerprints and every match is then
+    checked byte for byte; should two different docnos of one query share a fingerprint, the join is
+    redone with exact codes (``exact=True``), which also raises the duplicate errors.
     """
     if max_docs is not None and max_docs < 0:
         raise InputError("the maximum number of documents per query must be >= 0", value=max_docs)
+    if not exact:  # the usual files: no re-ordering of the run, one sort of 64-bit keys
+        fast = fast_join(qrels, run, rel_level=rel_level, complete=complete, max_docs=max_docs)
+        if fast is not None:
+            return JoinedRun(fast[0], fast[1], run.run_id or "")
     q_qrels, q_run, qids = _query_codes(qrels.qid, run.qid)  # codes are ranks: sorted qid order
     n_q = len(qids)
     in_qrels = np.zeros(n_q, dtype=bool)
