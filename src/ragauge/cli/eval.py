@@ -25,8 +25,12 @@ def register(sub) -> None:
     p.add_argument("--judge", default="auto",
                    help="judge for faithfulness, relevancy, correctness, context and toxicity metrics: "
                    "'offline' (models from PyPI packages, no API key), 'openai:MODEL@URL' (any OpenAI-compatible "
-                   "endpoint; key from RAGAUGE_LLM_API_KEY), 'none' (leave judge metrics out of the defaults), "
-                   "'auto' (offline when installed; default)")
+                   "endpoint; key from RAGAUGE_LLM_API_KEY), 'cascade:openai:MODEL@URL' (the offline verifier decides "
+                   "the claims it is sure of, the LLM the uncertain ones), 'none' (leave judge metrics out of the "
+                   "defaults), 'auto' (offline when installed; default)")
+    p.add_argument("--cascade-band", metavar="LO,HI",
+                   help="with --judge cascade:...: claims whose offline P(supported) is in [LO, HI] go to the LLM "
+                   "(default: RAGAUGE_CASCADE_BAND, else the calibrated band in docs/llm-judge.md)")
     p.add_argument("--dry-run", action="store_true",
                    help="with an LLM judge: count the calls and tokens the run would pay for, spend nothing")
     p.add_argument("--max-calls", type=int, help="LLM judge budget: stop cleanly after this many calls (exit 4)")
@@ -83,11 +87,19 @@ def _judge(args: argparse.Namespace):
     from ..errors import ConfigError
 
     spec = args.judge
+    cascade = spec.split(":", 1)[0] == "cascade"
+    if cascade:
+        spec = spec.partition(":")[2]
+        if spec.split(":", 1)[0] not in ("openai", "llm"):
+            raise ConfigError(f"--judge {args.judge!r}: a cascade needs an LLM judge after 'cascade:', "
+                              "e.g. cascade:openai:MODEL@URL")
+    elif getattr(args, "cascade_band", None) is not None:
+        raise ConfigError("--cascade-band applies to a cascade judge (--judge cascade:openai:MODEL@URL)")
     llm = spec.split(":", 1)[0] in ("openai", "llm")
     budget_given = any(x is not None for x in (args.max_calls, args.max_tokens, args.max_usd, args.prices))
     if not llm:
         if spec not in ("auto", "offline", "none"):
-            raise ConfigError(f"--judge {spec!r}: use auto, offline, none, or openai:MODEL@URL")
+            raise ConfigError(f"--judge {spec!r}: use auto, offline, none, openai:MODEL@URL or cascade:openai:MODEL@URL")
         if args.dry_run or budget_given:
             raise ConfigError("--dry-run and the budget options apply to an LLM judge (--judge openai:MODEL@URL)")
         return None if spec == "none" else spec
@@ -105,7 +117,13 @@ def _judge(args: argparse.Namespace):
     if args.max_usd is not None and prices is None:
         raise ConfigError("--max-usd needs --prices FILE with a price for the judge's model")
     budget = Budget(max_calls=args.max_calls, max_tokens=args.max_tokens, max_cost=args.max_usd, prices=prices)
-    return LLMJudge.from_spec(spec, budget=budget, dry_run=args.dry_run)
+    judge = LLMJudge.from_spec(spec, budget=budget, dry_run=args.dry_run)
+    if cascade:
+        from ..judges.llm.cascade import CascadeJudge, parse_band
+
+        band = None if args.cascade_band is None else parse_band(args.cascade_band, where="--cascade-band")
+        return CascadeJudge(judge, band=band)
+    return judge
 
 
 def run(args: argparse.Namespace) -> int:
@@ -145,6 +163,11 @@ def run(args: argparse.Namespace) -> int:
         results.source = "demo"
     if args.dry_run:
         print(judge.plan.summary())
+        esc = getattr(judge, "escalation", None)
+        if callable(esc):
+            e = esc()
+            print(f"cascade: {e['escalated']} of {e['claims']} claim verdicts would go to the LLM "
+                  f"(band P(supported) in [{e['band'][0]}, {e['band'][1]}])")
         return int(ExitCode.OK)
     written = results.save(args.out)
     if not args.quiet:
@@ -162,9 +185,17 @@ def run(args: argparse.Namespace) -> int:
 
             print(render_table(doc))
         if args.format in ("table",):
+            from ..engine.summary import usage_lines
+
+            for line in usage_lines(doc.get("usage")):
+                print(line)
             print()
             for fmt, path in written.items():
                 print(f"{fmt:>8}: {path}")
         else:
             print(f"ragauge: {verdict_line(doc)} Reports in {args.out}/", file=sys.stderr)
+            from ..engine.summary import usage_lines
+
+            for line in usage_lines(doc.get("usage"))[:1]:  # stdout holds the document: the total to stderr
+                print(f"ragauge: {line}", file=sys.stderr)
     return int(ExitCode.OK if results.passed else ExitCode.GATE_FAILED)

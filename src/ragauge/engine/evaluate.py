@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Callable, Iterable, Sequence
 
 from ..data.schema import Sample
@@ -137,7 +138,8 @@ def evaluate(
     for step, (family, fspecs) in enumerate(groups.items()):
         if progress:
             progress(family, step, len(groups))
-        columns.update(compute_function(family)(fspecs, samples, judge=judge_obj))
+        with _serving(judge_obj, [s.name for s in fspecs]):
+            columns.update(compute_function(family)(fspecs, samples, judge=judge_obj))
     if progress:
         progress("summaries", len(groups), len(groups))
     columns = {s.name: columns[s.name] for s in specs}
@@ -166,7 +168,19 @@ def evaluate(
                    comparison=comparison, alarms=alarms,
                    slice_policy={"min_n": min_slice_n, "alpha": 0.05, "correction": "holm",
                                  "n_tests": sum(c.p_value is not None for c in checks)},
-                   lang=lang)
+                   lang=lang, usage=_usage(judge_obj))
+
+
+def _serving(judge: Any, metrics: list[str]) -> Any:
+    """The judge's usage-attribution scope for one metric family (a no-op for a judge without one)."""
+    scope = getattr(judge, "serving", None)
+    return scope(metrics) if callable(scope) else contextlib.nullcontext()
+
+
+def _usage(judge: Any) -> dict[str, Any] | None:
+    """A paying judge's calls/tokens/cost by metric for results.json (``None`` for the offline judge)."""
+    report = getattr(judge, "usage_report", None)
+    return report() if callable(report) else None
 
 
 def _tag_index(samples: Sequence[Sample]) -> dict[str, list[int]]:

@@ -82,6 +82,8 @@ class Results:
     slice_policy: dict[str, Any] | None = None
     #: language of the diagnosis: "ru", "en" or None (the samples' majority language)
     lang: str | None = None
+    #: what a paying judge spent: calls, cache hits, tokens, cost per run and per metric (``None``: offline judge)
+    usage: dict[str, Any] | None = None
     created_at: str = field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
 
     @property
@@ -129,6 +131,7 @@ class Results:
             "alarms": list(self.alarms),
             "slice_checks": self.slice_policy,
             "diagnosis": [],
+            "usage": self.usage,
             "slices": {
                 tag: {"n_samples": sl["n_samples"], "summary": {m: s.to_dict() for m, s in sl["summary"].items()},
                       "checks": dict(sl.get("checks") or {})}

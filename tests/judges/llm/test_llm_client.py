@@ -219,3 +219,22 @@ def test_headers_and_key_sent(fake, monkeypatch):
     chat(client)
     assert seen["Authorization"] == "Bearer sk-test" and seen["X-Tenant"] == "t1"
     assert "sk-test" not in repr(client.config)
+
+
+def test_a_pinned_mode_ignores_what_an_auto_client_learnt_about_the_endpoint(fake):
+    """Regression: structured="none" after an "auto" client on the same endpoint+model used to inherit
+    the remembered json_object mode (the plain-text benchmark run silently sent response_format)."""
+    import asyncio
+
+    from ragauge.judges.llm import ChatClient, LLMConfig
+
+    fake.reject_json_schema = True
+    schema = {"type": "object", "properties": {"claims": {"type": "array"}}}
+    auto = ChatClient(LLMConfig(model="m", base_url=fake.url))
+    asyncio.run(auto.chat([{"role": "user", "content": "x"}], schema=schema))
+    assert auto.mode == "json_object"
+    plain = ChatClient(LLMConfig(model="m", base_url=fake.url, structured="none"))
+    asyncio.run(plain.chat([{"role": "user", "content": "x"}], schema=schema))
+    assert plain.mode == "none" and "response_format" not in fake.requests[-1]
+    assert "JSON schema" in fake.requests[-1]["messages"][0]["content"]
+    assert ChatClient(LLMConfig(model="m", base_url=fake.url)).mode == "json_object"  # auto still remembers

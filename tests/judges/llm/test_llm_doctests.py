@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = ["budget", "cache", "client", "config", "judge", "outcome", "parse", "prompts", "ratelimit", "spans",
-           "tokens", "verdicts"]
+           "tokens", "verdicts", "usage", "cascade", "prefetch"]
 
 
 @pytest.mark.parametrize("name", MODULES)

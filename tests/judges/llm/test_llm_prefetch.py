@@ -105,9 +105,9 @@ def test_prefetch_records_prompts_and_a_rerun_costs_nothing(fake, stub_offline, 
 
 
 def test_merged_verification_splits_when_too_large(fake, stub_offline, monkeypatch):
-    from ragauge.judges.llm import judge as judge_mod
+    from ragauge.judges.llm import prefetch as prefetch_mod
 
-    monkeypatch.setattr(judge_mod, "MERGED_VERIFY_MAX_TOKENS", 10)
+    monkeypatch.setattr(prefetch_mod, "MERGED_VERIFY_MAX_TOKENS", 10)
     samples = _samples(8)[:1]
     ragauge.evaluate(samples, metrics=FIVE, profile=None, judge=_judge(fake, stub_offline), n_resamples=50)
     assert len(fake.requests) == 4  # claims pair + 2 verifications + questions

@@ -143,12 +143,14 @@ class ChatClient:
         self._host = url.hostname or ""
         self._port = url.port
         self._path = (url.path or "") + "/chat/completions"
-        with _ENDPOINTS_LOCK:
-            self._caps = _ENDPOINTS.setdefault(
-                (config.endpoint, config.model),
-                {"mode": STRUCTURED_MODES[0] if config.structured == "auto" else config.structured,
-                 "confirmed": config.structured != "auto", "seed": config.seed is not None},
-            )
+        if config.structured != "auto":  # a pinned mode is this client's own: never the endpoint's memory
+            self._caps = {"mode": config.structured, "confirmed": True, "seed": config.seed is not None}
+        else:
+            with _ENDPOINTS_LOCK:
+                self._caps = _ENDPOINTS.setdefault(
+                    (config.endpoint, config.model),
+                    {"mode": STRUCTURED_MODES[0], "confirmed": False, "seed": config.seed is not None},
+                )
 
     @property
     def mode(self) -> str:

@@ -18,7 +18,8 @@ Call plan (one call = one chat completion; a cache hit costs none):
 - ``prefetch(samples, specs)`` (called by ``ragauge.evaluate`` first): the whole suite planned per
   sample -- claims of the answer and the reference in one call (``claims_pair.LANG``), every verify item
   in one call (``verify_multi.LANG``, findings per source), questions in one: 3 calls per sample for
-  the five metrics whatever k is; the door methods then answer from the memo.
+  the five metrics whatever k is; the door methods then answer from the memo (the plan's code:
+  ``prefetch.py``). Every reply is recorded per metric in ``self.ledger`` (``usage.py``).
 
 Failures never vanish: a reply that does not parse is re-asked up to ``config.parse_retries`` times
 *with the validation error appended* (the identical request would get the identical reply at
@@ -33,6 +34,7 @@ client's concurrency and rate limits (from a thread when the caller already runs
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import re
 from concurrent.futures import ThreadPoolExecutor
@@ -47,11 +49,12 @@ from .cache import ReplyCache, cache_key, default_cache_path
 from .client import ChatClient, JudgeCallError
 from .config import LLMConfig, parse_judge_spec
 from .outcome import CALL_FAILED, UNPARSEABLE, Unscored, UnscoredList
-from .parse import claims_shape, findings_shape, pair_claims_shape, parse_reply, questions_shape, verdicts_shape
+from .parse import claims_shape, parse_reply, questions_shape, verdicts_shape
 from .prompts import LANGS, TASKS, load_prompt
 from .spans import locate
 from .tokens import estimate_tokens
-from .verdicts import LLMClaim, offsets, relevancy_from_questions, to_verdict, verdict_from_findings
+from .usage import UsageLedger, narrowed, serving
+from .verdicts import LLMClaim, offsets, relevancy_from_questions, to_verdict
 
 _REASK = {
     "en": "Your reply could not be used: {error}. Reply again with the JSON object only, following the format exactly.",
@@ -93,10 +96,6 @@ def _located(got: Any, text: str) -> list[Any]:
     return out
 
 
-#: Group header of the merged verification prompt (``verify_multi.LANG``).
-_GROUP = {"en": "Claims -- check each against sources {nums}:", "ru": "Утверждения -- проверь каждое по источникам {nums}:"}
-#: Above this many estimated prompt tokens a sample's merged verification is split, one call per claim list.
-MERGED_VERIFY_MAX_TOKENS = 6000
 
 
 class LLMJudge:
@@ -123,6 +122,7 @@ class LLMJudge:
         self.client = client or ChatClient(config, sleep=sleep)
         self.dry_run = dry_run
         self.plan = PlannedCalls(prices=self.budget.prices)
+        self.ledger = UsageLedger(self.budget.prices)  # per metric / per prompt; see usage.py
         self._offline = offline
         self._prompts: dict[str, str] = {}
         self._outcomes: dict[str, int] = {}
@@ -169,6 +169,15 @@ class LLMJudge:
         """Paid calls, cached replies, prompt/completion tokens and cost (USD, ``None`` without prices)."""
         return self.budget.spend.to_dict()
 
+    def usage_report(self) -> dict[str, Any]:
+        """The run's usage for results.json (``usage``): totals, per metric, shared, per prompt."""
+        return {"judge": self.name, "model": self.config.model, "endpoint": self.config.endpoint,
+                "priced": self.budget.prices is not None, "dry_run": self.dry_run, **self.ledger.to_dict()}
+
+    def serving(self, metrics: Sequence[str]) -> Any:
+        """Context manager: calls made inside serve ``metrics`` (the engine wraps each metric family)."""
+        return serving(metrics)
+
     def close(self) -> None:
         self.client.close()
         self.cache.close()
@@ -180,8 +189,9 @@ class LLMJudge:
             asyncio.get_running_loop()
         except RuntimeError:
             return asyncio.run(make())
+        ctx = contextvars.copy_context()  # keeps usage attribution (usage.serving) in the worker thread
         with ThreadPoolExecutor(max_workers=1) as pool:  # called from inside a running loop
-            return pool.submit(lambda: asyncio.run(make())).result()
+            return pool.submit(ctx.run, lambda: asyncio.run(make())).result()
 
     @staticmethod
     async def _gather(coros: Sequence[Awaitable[Any]]) -> list[Any]:
@@ -201,6 +211,8 @@ class LLMJudge:
         hit = self.cache.get(key)
         if hit is not None:
             self.budget.record_cached()
+            self.ledger.record(prompt.id, cached=True, prompt_tokens=hit.prompt_tokens,
+                               completion_tokens=hit.completion_tokens)
             if self.dry_run:
                 self.plan.add(prompt.id, 0, 0, cached=True)
             return hit.text
@@ -218,6 +230,8 @@ class LLMJudge:
         self.cache.put(key, model=self.config.model, prompt_id=prompt.id, reply=reply.text,
                        prompt_tokens=reply.usage.prompt_tokens, completion_tokens=reply.usage.completion_tokens)
         self.budget.record(reply.usage.prompt_tokens, reply.usage.completion_tokens)
+        self.ledger.record(prompt.id, prompt_tokens=reply.usage.prompt_tokens,
+                           completion_tokens=reply.usage.completion_tokens)
         return reply.text
 
     async def _once(self, key: str, prompt: Any, messages: list[dict[str, str]], est: int) -> str | None:
@@ -283,135 +297,15 @@ class LLMJudge:
         the reply cache), so the metrics' later ``claims``/``verify`` calls are hits. Whatever is not
         planned here (a metric this method does not know) goes the ordinary way.
         """
-        from ...metrics._judging import languages
+        from .prefetch import plan_suite
 
-        bases = {getattr(s, "base", str(s)) for s in specs}
-        faith = bool(bases & {"faithfulness", "hallucination_rate"})
-        ctx = bool(bases & {"context_precision", "context_recall", "context_f1"})
-        corr = "answer_correctness" in bases
-        self._claims_memo, self._verdicts_memo = {}, {}
-        if not (faith or ctx or corr) or not samples:
-            return
-        langs = languages(samples)
-        answers = [s.answer or "" for s in samples]
-        refs = [s.reference or "" for s in samples]
-        ans_ref = self.offline.refusals(answers, langs)
-        ref_ref = self.offline.refusals(refs, langs)
-
-        # 1. claims: which texts each metric will ask about (mirrors the metrics' own skip rules)
-        need: list[list[str]] = []
-        for i, s in enumerate(samples):
-            a, r = answers[i].strip(), refs[i].strip()
-            texts: list[str] = []
-            if a and ((faith and s.contexts and not ans_ref[i]) or (corr and r) or (ctx and not r)):
-                texts.append(answers[i])
-            if r and (ctx or (corr and a)):
-                texts.append(refs[i])
-            need.append(texts)
-
-        async def claims_of(i: int) -> None:
-            texts = need[i]
-            keys = [(t, _lang(langs[i], t)) for t in texts]
-            if len(texts) == 2 and keys[0][1] == keys[1][1] and texts[0] != texts[1]:
-                a, r = texts
-                ph = ([x for x in _SENTENCE.split(a.strip()) if x], [x for x in _SENTENCE.split(r.strip()) if x])
-                got = await self._ask("claims_pair", keys[0][1], {"answer": a, "reference": r},
-                                      shape=pair_claims_shape, allow_truncated=False,
-                                      est_completion=estimate_tokens(a) + estimate_tokens(r) + 32, placeholder=ph)
-                if isinstance(got, Unscored):
-                    self._claims_memo[keys[0]] = self._claims_memo[keys[1]] = UnscoredList(got)
-                else:
-                    self._claims_memo[keys[0]] = _located(got[0], a)
-                    self._claims_memo[keys[1]] = _located(got[1], r)
-                return
-            for t, key in zip(texts, keys):
-                got = await self._ask("claims", key[1], {"text": t}, shape=claims_shape, allow_truncated=True,
-                                      est_completion=estimate_tokens(t) + 16,
-                                      placeholder=[x for x in _SENTENCE.split(t.strip()) if x])
-                self._claims_memo[key] = _located(got, t)
-
-        self._run(lambda: self._gather([claims_of(i) for i in range(len(samples)) if need[i]]))
-
-        def got_claims(text: str, lang: str | None) -> list[Any] | None:
-            c = self._claims_memo.get((text, _lang(lang, text)))
-            return c if c and not isinstance(c, UnscoredList) else None
-
-        # 2. verify items, per sample, exactly as the metrics will build them
-        plans: list[list[tuple[Sequence[Any], list[str], str | None]]] = []
-        for i, s in enumerate(samples):
-            a, r, lg, ctx_texts = answers[i].strip(), refs[i].strip(), langs[i], list(s.context_texts)
-            items: list[tuple[Sequence[Any], list[str], str | None]] = []
-            ca, cr = got_claims(answers[i], lg), got_claims(refs[i], lg)
-            if faith and a and ctx_texts and not ans_ref[i] and ca:
-                items.append((ca, ctx_texts, lg))
-            basis_claims, basis_refuses = (cr, ref_ref[i]) if r else (ca, ans_ref[i])
-            if ctx and ctx_texts and (r or a) and basis_claims and not basis_refuses:
-                items.append((basis_claims, ctx_texts, lg))
-                items += [(basis_claims, [t], lg) for t in ctx_texts]
-            if corr and a and r and not ans_ref[i] and not ref_ref[i] and ca and cr:
-                items += [(ca, [refs[i]], lg), (cr, [answers[i]], lg)]
-            plans.append(items)
-        self._run(lambda: self._gather([self._verify_merged(items) for items in plans if items]))
+        plan_suite(self, samples, specs)
 
     async def _verify_merged(self, items: Sequence[tuple[Sequence[Any], list[str], str | None]]) -> None:
         """One ``verify_multi`` call for one sample's items (two when too large); fills the verdict memo."""
-        lists: dict[tuple[str, ...], tuple[Sequence[Any], list[str]]] = {}  # claim texts -> (claims, sources)
-        keys = []
-        for claims, sources, lang in items:
-            texts = tuple(_claim_text(c) for c in claims)
-            keys.append((texts, tuple(sources), _lang(lang, " ".join(texts))))
-            _, union = lists.setdefault(texts, (claims, []))
-            union += [x for x in sources if x not in union]
-        lang = keys[0][2]
+        from .prefetch import verify_merged
 
-        def render(part: list[tuple[str, ...]]) -> tuple[list[str], str, list[tuple[str, ...]]]:
-            union: list[str] = []
-            for texts in part:
-                union += [x for x in lists[texts][1] if x not in union]
-            blocks, n = [], 0
-            for texts in part:
-                nums = ", ".join(str(union.index(x) + 1) for x in lists[texts][1])
-                lines = [_GROUP[lang].format(nums=nums)]
-                for t in texts:
-                    n += 1
-                    lines.append(f"[{n}] {t}")
-                blocks.append("\n".join(lines))
-            return union, "\n\n".join(blocks), part
-
-        whole = list(lists)
-        parts = [whole]
-        union, claims_block, _ = render(whole)
-        sources_block = "\n\n".join(f"[{k}] {x}" for k, x in enumerate(union, 1))
-        if len(whole) > 1 and estimate_tokens(sources_block + claims_block) > MERGED_VERIFY_MAX_TOKENS:
-            parts = [[t] for t in whole]
-        results: dict[tuple[str, ...], Any] = {}  # claim texts -> (union, findings) or Unscored/None
-
-        async def ask(part: list[tuple[str, ...]]) -> None:
-            union, claims_block, _ = render(part)
-            n_claims = sum(len(t) for t in part)
-            values = {"sources": "\n\n".join(f"[{k}] {x}" for k, x in enumerate(union, 1)), "claims": claims_block}
-            got = await self._ask("verify_multi", lang, values, shape=findings_shape(n_claims, len(union)),
-                                  allow_truncated=False, est_completion=40 * n_claims + 30 * len(union),
-                                  placeholder=None)
-            at = 0
-            for texts in part:
-                results[texts] = got if got is None or isinstance(got, Unscored) else (union, got[at:at + len(texts)])
-                at += len(texts)
-
-        await asyncio.gather(*(ask(p) for p in parts))
-        for (claims, sources, _), key in zip(items, keys):
-            texts = key[0]
-            got = results[texts]
-            if isinstance(got, Unscored):
-                self._verdicts_memo[key] = UnscoredList(got)
-            elif got is None:  # dry run: placeholders, never reported as results
-                self._verdicts_memo[key] = [ClaimVerdict(t, *offsets(c), UNSUPPORTED, 0.0, None, "dry run")
-                                            for t, c in zip(texts, claims)]
-            else:
-                union, found = got
-                idx = [union.index(x) for x in sources]
-                self._verdicts_memo[key] = [to_verdict(t, c, verdict_from_findings(f, idx), idx, list(sources), full=True)
-                                            for t, c, f in zip(texts, claims, found)]
+        await verify_merged(self, items)
 
     # --- the door -------------------------------------------------------------------------------
     def claims(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[list[Any]]:
@@ -427,7 +321,8 @@ class LLMJudge:
                                   est_completion=estimate_tokens(text) + 16, placeholder=placeholder)
             return _located(got, text)
 
-        return self._run(lambda: self._gather([one(t, lg) for t, lg in zip(texts, langs)]))
+        with narrowed("answer_relevancy", exclude=True):  # relevancy never asks for claims
+            return self._run(lambda: self._gather([one(t, lg) for t, lg in zip(texts, langs)]))
 
     def verify(self, items: Sequence[tuple[Sequence[Any], Sequence[str], str | None]]) -> list[list[ClaimVerdict]]:
         groups: dict[tuple[tuple[str, ...], str], list[int]] = {}
@@ -470,7 +365,8 @@ class LLMJudge:
                     out[i] = [to_verdict(t, c, v, idx, sources, full=len(set(idx)) == len(union))
                               for t, c, v in zip(texts, claims, got)]
 
-        self._run(lambda: self._gather([group(t, lg, m) for (t, lg), m in groups.items()]))
+        with narrowed("answer_relevancy", exclude=True):
+            self._run(lambda: self._gather([group(t, lg, m) for (t, lg), m in groups.items()]))
         return out
 
     def relevance(self, questions: Sequence[str], answers: Sequence[str]) -> list[Any]:
@@ -481,7 +377,8 @@ class LLMJudge:
             return await self._ask("questions", lg, {"text": answer, "n": n}, shape=questions_shape,
                                    allow_truncated=True, est_completion=25 * n, placeholder=([], False))
 
-        generated = self._run(lambda: self._gather([one(a) for a in answers]))
+        with narrowed("answer_relevancy"):  # only answer relevancy asks this (usage attribution)
+            generated = self._run(lambda: self._gather([one(a) for a in answers]))
         out: list[Any] = [None] * len(answers)
         pairs_a, pairs_b, owner = [], [], []
         for i, g in enumerate(generated):
