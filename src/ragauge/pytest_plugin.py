@@ -35,7 +35,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--ragauge-profile", metavar="NAME", help="threshold profile for every ragauge evaluation "
                     "(overrides the marker's; default: ragauge.toml, else dashboard)")
     group.addoption("--ragauge-judge", metavar="SPEC", help="judge where the test gives none: offline, none, "
-                    "auto, openai:MODEL@URL (LLM judge; key from RAGAUGE_LLM_API_KEY)")
+                    "auto, openai:MODEL@URL (LLM judge; key from RAGAUGE_LLM_API_KEY), cascade:openai:MODEL@URL (offline "
+                    "verifier first, the LLM for the uncertain claims)")
     group.addoption("--ragauge-max-calls", type=int, metavar="N", help="LLM judge budget: stop after N paid calls")
     group.addoption("--ragauge-max-tokens", type=int, metavar="N", help="LLM judge budget: stop after N tokens")
     group.addoption("--ragauge-max-usd", type=float, metavar="USD", help="LLM judge budget: stop cleanly past "
@@ -56,19 +57,26 @@ def pytest_configure(config: pytest.Config) -> None:
 def _judge(config: pytest.Config) -> Any:
     spec = config.getoption("ragauge_judge")
     limits = {k: config.getoption(f"ragauge_{k}") for k in ("max_calls", "max_tokens", "max_usd", "prices")}
-    llm = spec is not None and spec.split(":", 1)[0] in ("openai", "llm")
+    cascade = spec is not None and spec.split(":", 1)[0] == "cascade"
+    llm_spec = spec.partition(":")[2] if cascade else spec
+    llm = llm_spec is not None and llm_spec.split(":", 1)[0] in ("openai", "llm")
     if not llm:
         if any(v is not None for v in limits.values()):
             from ragauge.errors import ConfigError
 
             raise ConfigError("--ragauge-max-calls/-tokens/-usd and --ragauge-prices apply to an LLM judge "
-                              "(--ragauge-judge openai:MODEL@URL)")
+                              "(--ragauge-judge openai:MODEL@URL or cascade:openai:MODEL@URL)")
         return None if spec in (None, "auto", "none") else spec
     from ragauge.judges.llm.budget_options import budget_from_options
     from ragauge.judges.llm.judge import LLMJudge
 
-    budget = budget_from_options(spec, **limits, usd_flag="--ragauge-max-usd", prices_flag="--ragauge-prices")
-    return LLMJudge.from_spec(spec, budget=budget)
+    budget = budget_from_options(llm_spec, **limits, usd_flag="--ragauge-max-usd", prices_flag="--ragauge-prices")
+    judge = LLMJudge.from_spec(llm_spec, budget=budget)
+    if cascade:  # the offline verifier decides the claims it is sure of; the LLM (within the budget) the rest
+        from ragauge.judges.llm.cascade import CascadeJudge
+
+        return CascadeJudge(judge)
+    return judge
 
 
 def _session(config: pytest.Config):

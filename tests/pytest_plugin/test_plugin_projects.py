@@ -265,3 +265,11 @@ def test_money_budget_without_prices_or_without_llm_judge_is_refused(pytester, r
     result = run("--ragauge-max-calls=5")
     assert result.ret != 0
     assert "apply to an LLM judge" in result.stdout.str()
+
+
+def test_budget_applies_to_a_cascade_judge_too(pytester, run):
+    write_jsonl(pytester.path / "golden.jsonl", _answered(2))
+    pytester.makepyfile(test_rag=BUDGET_TEST)
+    result = run("--ragauge-judge=cascade:openai:tiny@http://127.0.0.1:9/v1", "--ragauge-max-usd=1")
+    assert result.ret != 0
+    assert "--ragauge-max-usd needs --ragauge-prices FILE" in result.stdout.str()

@@ -103,20 +103,11 @@ def _judge(args: argparse.Namespace):
         if args.dry_run or budget_given:
             raise ConfigError("--dry-run and the budget options apply to an LLM judge (--judge openai:MODEL@URL)")
         return None if spec == "none" else spec
-    from ..judges.llm.budget import Budget, load_prices
-    from ..judges.llm.config import parse_judge_spec
+    from ..judges.llm.budget_options import budget_from_options
     from ..judges.llm.judge import LLMJudge
 
-    prices = None
-    if args.prices:
-        model = parse_judge_spec(spec)[0]
-        table = load_prices(args.prices)
-        if model not in table:
-            raise ConfigError(f"{args.prices}: no price for model {model!r}; known: {', '.join(sorted(table)) or 'none'}")
-        prices = table[model]
-    if args.max_usd is not None and prices is None:
-        raise ConfigError("--max-usd needs --prices FILE with a price for the judge's model")
-    budget = Budget(max_calls=args.max_calls, max_tokens=args.max_tokens, max_cost=args.max_usd, prices=prices)
+    budget = budget_from_options(spec, max_calls=args.max_calls, max_tokens=args.max_tokens, max_usd=args.max_usd,
+                                 prices=args.prices)
     judge = LLMJudge.from_spec(spec, budget=budget, dry_run=args.dry_run)
     if cascade:
         from ..judges.llm.cascade import CascadeJudge, parse_band
