@@ -8,14 +8,8 @@ when llama-cpp-python[server] or the model package is missing (see tests/judges/
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "judges" / "llm"))
-
-from test_real_server import server  # noqa: E402,F401  (the module-scoped fixture that starts llama.cpp)
 
 from ragauge.generate.chunking import Chunk  # noqa: E402
 from ragauge.generate.llm_questions import generate_with_llm  # noqa: E402
@@ -27,7 +21,8 @@ pytestmark = pytest.mark.slow
 TEXT = "Гарантия на металлочерепицу составляет 15 лет. Доставка по Москве бесплатная."
 
 
-def test_tiny_real_model_survives_and_reports_honestly(server, tmp_path):  # noqa: F811
+def test_tiny_real_model_survives_and_reports_honestly(llama_url, tmp_path):
+    server = llama_url
     client_mod._ENDPOINTS.clear()
     chunk = Chunk(id="roof#1", doc_id="roof", text=TEXT, section=(), start=0, end=len(TEXT), kind="text", ordinal=0,
                   title="Кровля")

