@@ -89,3 +89,5 @@ def test_noise_robustness_scores_a_correct_paraphrase_and_flags_a_distracted_var
     assert col.values[0] is None and "not a noisy variant" in col.reasons[0]
     assert col.values[1] is not None and col.values[1] >= 0.9, (col.values, col.reasons)
     assert col.values[2] is not None and col.values[2] < col.values[1]
+    # a distractor changed a fact the clean answer had right: the question did not survive the noise
+    assert col.values[2] == 0.0 and col.artifacts[2]["new_contradicted"], col.artifacts[2]

@@ -7,9 +7,13 @@ them), marked ``metadata.noise_of = <id of the clean sample>``.
 For a noisy variant ``s`` of clean sample ``c``, with ``C`` = answer correctness against the reference
 (same judge, :mod:`ragauge.metrics.answer`)::
 
-    noise_robustness(s) = min(1, C(s) / C(c))
+    noise_robustness(s) = 0                     if the noisy answer states a fact the reference contradicts
+                                                and the clean answer did not (a distractor changed a fact)
+                        = min(1, C(s) / C(c))   otherwise
 
-1.0 means the distractors cost nothing. Unscored: clean samples themselves ("not a noisy variant"),
+1.0 means the distractors cost nothing. The first rule makes the score what the seeds mean by noise
+robustness, the share of questions whose answer stays right: one wrong number among three right
+facts would otherwise keep ~0.75 of the clean correctness and pass a 0.90 bar on average. Unscored: clean samples themselves ("not a noisy variant"),
 a variant whose clean sample is absent, and a clean answer that was not correct to begin with
 (``C(c) < 0.5``: there is nothing to keep). The mean is over the scored variants.
 """
@@ -29,7 +33,7 @@ FAMILY = "noise"
 MIN_CLEAN_CORRECTNESS = 0.5
 
 DEFINITIONS = [
-    MetricDef("noise_robustness", FAMILY, "min(1, correctness of the noisy variant / correctness of its clean sample); variants marked metadata.noise_of.",
+    MetricDef("noise_robustness", FAMILY, "0 when the noisy variant's answer states a fact the reference contradicts and the clean one did not, else min(1, correctness of the variant / correctness of its clean sample); variants marked metadata.noise_of.",
               requires=("answer", "reference", "contexts", "metadata.noise_of"), judge="any"),
 ]
 
@@ -51,6 +55,7 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) ->
     sub = [samples[i] for i in needed]
     corr = _correctness(sub, languages(sub), judge)
     c_of = {i: (corr.values[k], corr.reasons[k]) for k, i in enumerate(needed)}
+    wrong_of = {i: _contradicted(corr.artifacts[k]) for k, i in enumerate(needed)}
     values: list[float | None] = [None] * n
     arts: list[dict | None] = [None] * n
     for i, j in clean_of.items():
@@ -64,7 +69,17 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) ->
         elif cn is None:
             reasons[i] = f"noisy answer's correctness unscored: {rn}"
         else:
-            values[i] = min(1.0, cn / cc)
+            new_wrong = [c for c in wrong_of[i] if c not in set(wrong_of[j])]
+            values[i] = 0.0 if len(wrong_of[i]) > len(wrong_of[j]) else min(1.0, cn / cc)
             arts[i] = {"clean_id": samples[j].id, "clean_correctness": cc, "noisy_correctness": cn}
+            if len(wrong_of[i]) > len(wrong_of[j]):
+                arts[i]["new_contradicted"] = new_wrong or wrong_of[i]
+                arts[i]["reason"] = "the noisy answer states a fact the reference contradicts; the clean one did not"
     col = ScoreColumn(values, reasons, arts, judge.provenance().to_dict())
     return {spec.name: col for spec in specs}
+
+
+def _contradicted(artifact: dict | None) -> list[str]:
+    """The answer's facts the judge found contradicted by the reference (correctness artifact)."""
+    claims = (artifact or {}).get("claims") or []
+    return [str(c.get("text")) for c in claims if isinstance(c, dict) and c.get("verdict") == "contradicted"]
