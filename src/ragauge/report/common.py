@@ -113,3 +113,20 @@ def diagnosis_heading(results: Mapping[str, Any]) -> str:
     diags = results.get("diagnosis") or []
     ru = bool(diags) and any("а" <= ch <= "я" for ch in str(diags[0].get("title", "")).lower())
     return "Что исправить" if ru else "What to fix"
+
+
+def usage_rows(results: Mapping[str, Any]) -> list[tuple[str, int, int, int, float | None]]:
+    """The LLM judge's spend as table rows ``(what, calls, from cache, tokens, USD or None)``: the run, each
+    metric, each shared bucket (results.json ``usage``; empty for the offline judge)."""
+    usage = results.get("usage")
+    if not isinstance(usage, Mapping) or not isinstance(usage.get("total"), Mapping):
+        return []
+
+    def row(label: str, c: Mapping[str, Any]) -> tuple[str, int, int, int, float | None]:
+        tokens = int(c.get("prompt_tokens") or 0) + int(c.get("completion_tokens") or 0)
+        return label, int(c.get("calls") or 0), int(c.get("cached") or 0), tokens, c.get("cost_usd")
+
+    rows = [row("whole run", usage["total"])]
+    rows += [row(name, c) for name, c in (usage.get("by_metric") or {}).items() if isinstance(c, Mapping)]
+    rows += [row(f"shared: {name}", c) for name, c in (usage.get("shared") or {}).items() if isinstance(c, Mapping)]
+    return rows

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from .common import usage_rows
 from .html_doc import _Doc, _e, _num, _section
 
 
@@ -14,7 +15,8 @@ def judge_section(doc: _Doc) -> str:
         j = entry.get("judge") if isinstance(entry, Mapping) else None
         if isinstance(j, Mapping):
             judges.setdefault(f"{j.get('judge')} · {j.get('model')} · {j.get('version')}", j)
-    if not judges:
+    spend = usage_rows(doc.r)
+    if not judges and not spend:
         return ""
     parts = []
     for label, j in judges.items():
@@ -27,5 +29,15 @@ def judge_section(doc: _Doc) -> str:
                      f"</tr></thead><tbody>{rows}</tbody></table>"
                      f'<p class="muted">{_e(acc.get("advice", ""))} Measured by {_e(acc.get("how", ""))}.</p>')
         parts.append(body)
+    if spend:
+        esc = (doc.r.get("usage") or {}).get("escalation") or {}
+        rows = "".join(f"<tr><td>{_e(w)}</td><td class=\"num\">{c}</td><td class=\"num\">{h}</td>"
+                       f"<td class=\"num\">{t:,}</td><td class=\"num\">{'—' if usd is None else f'${usd:.4f}'}</td></tr>"
+                       for w, c, h, t, usd in spend)
+        note = (f'<p class="muted">Cascade: {_e(esc.get("escalated"))} of {_e(esc.get("claims"))} claim verdicts '
+                f'escalated to the LLM.</p>' if esc else "")
+        parts.append('<p><strong>LLM judge spend</strong> (a call that served several metrics counts once, in its '
+                     'shared row)</p><table class="compact"><thead><tr><th>what</th><th>calls</th><th>from cache</th>'
+                     f'<th>tokens</th><th>cost</th></tr></thead><tbody>{rows}</tbody></table>{note}')
     intro = "The judge behind faithfulness, relevancy, correctness, context and toxicity metrics, and how well it is known to work."
     return _section("judge", "Judge", intro, "".join(parts))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .common import (alarm_lines, baseline_line, comparison_of, diagnosis_heading, fmt_change, fmt_ci, fmt_unscored,
+from .common import (usage_rows, alarm_lines, baseline_line, comparison_of, diagnosis_heading, fmt_change, fmt_ci, fmt_unscored,
                      fmt_value, too_small_note, units, verdict_line)
 
 
@@ -44,6 +44,12 @@ def render_markdown(results: Mapping[str, Any]) -> str:
     for name, e in results["summary"].items():
         u = unit.get(name)
         out.append(f"| `{name}` | {fmt_value(e['value'], u)} | {fmt_ci(e['ci'], u)} | {e['n']} | {_cell(fmt_unscored(e))} |")
+    spend = usage_rows(results)
+    if spend:
+        out += ["", f"LLM judge spend ({_cell(str((results.get('usage') or {}).get('model') or ''))}):", "",
+                "| what | calls | from cache | tokens | cost |", "|---|---|---|---|---|"]
+        out += [f"| {_cell(w)} | {c} | {h} | {t:,} | {'—' if usd is None else f'${usd:.4f}'} |"
+                for w, c, h, t, usd in spend]
     failing = [g for g in gates if g["status"] in ("fail", "unscored")]
     if failing:
         out += ["", "<details><summary>Why gates failed</summary>", ""]
