@@ -277,3 +277,14 @@ def test_lang_keeps_only_that_language_and_never_translates(corpus) -> None:
     # the Russian page of the mixed PDF is still asked about
     assert any(c.question == "Какова гарантия на кровельные работы?" for c in
                generate_questions(chunks, n=300, seed=0, lang="ru", documents=documents)[0])
+
+
+def test_a_column_without_a_usable_name_gives_no_question():
+    from ragauge.generate.chunking import Chunk
+    from ragauge.generate.questions import generate_questions
+
+    text = "Label | n | Share\nacceptable | 30 | 0.6\nnot acceptable | 20 | 0.4"
+    chunk = Chunk(id="t#1", doc_id="t.md", text=text, section=(), start=0, end=len(text), kind="table",
+                  ordinal=0, title="Labels")
+    cases, _ = generate_questions([chunk], n=20, seed=0)
+    assert not any("the n of" in c.question for c in cases), [c.question for c in cases]

@@ -104,7 +104,9 @@ def table_facts(chunk: Chunk, lang: str) -> list[Fact]:
     if item_col is None:
         return []
     unit_col = next((i for i in range(ncol) if _UNIT_HEADER.match(header[i]) and i != item_col), None)
-    value_cols = [i for i in range(ncol) if numeric_share[i] >= 0.5 and i != item_col]
+    # a value column needs a name a question can use: "n", "#", "№", "x" are counters or symbols
+    value_cols = [i for i in range(ncol) if numeric_share[i] >= 0.5 and i != item_col
+                  and sum(ch.isalpha() for ch in header[i]) >= 3]
     value_cols.sort(key=lambda i: 0 if _PRICE_HEADER.search(header[i]) else 1)
     out = []
     for row in rows:
