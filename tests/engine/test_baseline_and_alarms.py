@@ -80,7 +80,7 @@ def test_bad_baseline_file(tmp_path):
         _eval(rows(), profile=None, baseline=tmp_path / "bad.json")
     with pytest.raises(InputError, match="missing.json: file not found"):
         _eval(rows(), profile=None, baseline=tmp_path / "missing.json")
-    with pytest.raises(InputError, match="not a ragauge results file"):
+    with pytest.raises(InputError, match="not a ragauge results document"):
         _eval(rows(), profile=None, baseline={"schema": "x"})
 
 

@@ -33,3 +33,26 @@ def test_spend_table_in_markdown_and_html():
 def test_no_spend_section_for_the_offline_judge():
     assert "LLM judge spend" not in render_markdown(_doc(None))
     assert "LLM judge spend" not in render_html(_doc(None))
+
+
+def test_one_schema_rule_for_every_reader(tmp_path):
+    import json
+
+    import pytest
+
+    from ragauge.engine.results import read_results
+    from ragauge.errors import InputError
+    from ragauge.stats.runs import run_scores
+
+    minor = _doc(None) | {"schema": "ragauge.results/1.3"}
+    assert "<html" in render_html(minor) and run_scores(minor).ids == ()  # a minor version only adds fields
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(minor), encoding="utf-8")
+    assert read_results(str(path))[0]["schema"] == "ragauge.results/1.3"
+    major = _doc(None) | {"schema": "ragauge.results/2"}
+    for reader in (render_html, run_scores):
+        with pytest.raises(InputError, match="not readable by this ragauge"):
+            reader(major)
+    path.write_text(json.dumps(major), encoding="utf-8")
+    with pytest.raises(InputError, match="not readable by this ragauge"):
+        read_results(str(path))

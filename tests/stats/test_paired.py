@@ -55,7 +55,7 @@ def test_compare_runs_refuses_different_samples_and_names_files():
 
 
 def test_run_scores_rejects_other_files():
-    with pytest.raises(InputError, match="not a ragauge results file"):
+    with pytest.raises(InputError, match="not a ragauge results document"):
         run_scores({"hello": 1}, source="x.json")
     with pytest.raises(InputError, match="duplicate sample id"):
         run_scores({"schema": "ragauge.results/1", "metrics": [], "samples": [{"id": "a"}, {"id": "a"}]})

@@ -14,9 +14,8 @@ from ..gates.check import GateResult, overall_passed
 from ..gates.profiles import Profile
 from ..metrics.column import ScoreColumn
 from ..metrics.spec import MetricSpec
+from ..results_schema import SCHEMA, check_schema
 from .summary import CIConfig, MetricSummary
-
-SCHEMA = "ragauge.results/1"
 
 
 def read_results(source: "str | Path | Mapping[str, Any]") -> tuple[dict[str, Any], str]:
@@ -51,12 +50,7 @@ def read_results(source: "str | Path | Mapping[str, Any]") -> tuple[dict[str, An
         name = str(path)
     if not isinstance(doc, dict):
         raise InputError("not a results document (expected a JSON object)", file=name, hint=hint)
-    schema = doc.get("schema")
-    if isinstance(schema, str) and schema.startswith("ragauge.results/") and schema != SCHEMA:
-        major = schema.rsplit("/", 1)[-1].split(".")[0]
-        if major != SCHEMA.rsplit("/", 1)[-1]:
-            raise InputError(f"results schema {schema!r} is not readable by this ragauge (it reads {SCHEMA!r})",
-                             file=name, hint="use the ragauge version that wrote it, or re-run the evaluation")
+    check_schema(doc, source=name, required=False)
     return doc, name
 
 #: How summary CIs are computed (each entry's ``ci.method`` says which one it got).

@@ -11,21 +11,14 @@ import re
 from html import escape
 from typing import Any, Iterable, Mapping
 
-from ..errors import InputError
+from ..results_schema import check_schema
 from . import svg
 
-_SCHEMA = "ragauge.results/"
 _PERCENTILE = re.compile(r"p(\d+(?:\.\d+)?)")
 
 
 def _check_schema(results: Mapping[str, Any]) -> None:
-    schema = results.get("schema") if isinstance(results, Mapping) else None
-    if not isinstance(schema, str) or not schema.startswith(_SCHEMA):
-        raise InputError("not a ragauge results document", field="schema", value=schema,
-                         hint="render the results.json written by `ragauge eval` (schema ragauge.results/1)")
-    if schema[len(_SCHEMA):].split(".")[0] != "1":
-        raise InputError("unknown major version of the results schema", field="schema", value=schema,
-                         hint="this ragauge reads ragauge.results/1; upgrade ragauge to render this file")
+    check_schema(results)
 
 
 def _num(x: Any) -> float | None:

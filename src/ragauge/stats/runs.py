@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ..errors import InputError
+from ..results_schema import check_schema
 from .paired import PairedResult, _decide, compare_paired
 from .paired_tests import holm
 from .pairing import _id_mismatch, pair_by_id
@@ -31,13 +32,7 @@ class RunScores:
 
 def run_scores(doc: Mapping[str, Any], *, source: str = "results.json") -> RunScores:
     """Read the per-sample scores out of a results.json document (schema ``ragauge.results/1``)."""
-    schema = doc.get("schema") if isinstance(doc, Mapping) else None
-    if not isinstance(schema, str) or not schema.startswith("ragauge.results/"):
-        raise InputError("not a ragauge results file", file=source, field="schema", value=schema,
-                         hint="pass the results.json written by `ragauge eval`")
-    if schema.split("/", 1)[1] != "1":
-        raise InputError("unsupported results schema version", file=source, field="schema", value=schema,
-                         hint="this ragauge reads ragauge.results/1; upgrade ragauge")
+    check_schema(doc, source=source)
     specs: dict[str, dict[str, Any]] = {}
     for s in doc.get("metrics") or []:
         if isinstance(s, Mapping) and isinstance(s.get("name"), str):
