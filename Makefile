@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 OUT    ?= ragauge-report
 
-.PHONY: demo test venv bench clean
+.PHONY: demo test venv bench bench-judge bench-guard clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,9 +46,19 @@ demo: $(VENV)/.installed
 test: $(TEST_DEPS)
 	$(BIN)/python -m pytest -q
 
+# Benchmarks are separate commands, not tests (docs/benchmarks.md has their numbers and caveats).
 bench: $(VENV)/.installed
 	$(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python benchmarks/ranking.py
+
+# The offline judge on the demo (correctness, faithfulness) and the guard (overhead, effect); no network.
+bench-judge: $(VENV)/.installed
+	$(BIN)/python benchmarks/correctness.py
+	$(BIN)/python benchmarks/demo_judge.py
+
+bench-guard: $(VENV)/.installed
+	$(BIN)/python benchmarks/guard_overhead.py
+	$(BIN)/python benchmarks/guard_effect.py --out-dir $(OUT)/guard-effect
 
 clean:
 	rm -rf $(VENV) $(OUT) build dist src/*.egg-info
