@@ -116,3 +116,37 @@ def test_noisy_variants_and_noise_robustness(judge):
     col = run(["noise_robustness"], base + [kept, lost], judge)["noise_robustness"]
     assert col.values[0] is None and "not a noisy variant" in col.reasons[0]
     assert col.values[1] == 1.0 and col.values[2] < 0.5
+
+
+class _CitesTogether:
+    """The offline judge, except that a claim checked against all contexts at once is supported with evidence
+    in context 1 when both numbers are there together: the multi-chunk case, decided deterministically."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def verify(self, items):
+        from ragauge.judges.types import ClaimVerdict, EvidenceSpan
+
+        out = self.inner.verify(items)
+        for k, (claims, contexts, _) in enumerate(items):
+            if len(contexts) == 2:
+                text = contexts[1]
+                out[k] = [ClaimVerdict(v.claim, v.start, v.end, "supported", 1.0,
+                                       EvidenceSpan(1, 0, len(text), text), "both prices are in the contexts")
+                          for v in out[k]]
+        return out
+
+
+def test_context_precision_credits_the_chunks_a_multi_chunk_fact_needs(judge):
+    ctx = (Context("Облицовка стен ГКЛ в один слой стоит 1150 руб. за м².", id="a"),
+           Context("Штукатурка стен стоит 560 руб. за м².", id="b"))
+    s = Sample("m1", "На сколько облицовка ГКЛ дороже штукатурки?", answer="На 590 руб.",
+               reference="Облицовка ГКЛ дороже штукатурки на 590 руб.: 1150 руб. против 560 руб. за м².",
+               contexts=ctx)
+    col = run(["context_precision"], [s], _CitesTogether(judge))["context_precision"]
+    flags = col.artifacts[0]["useful_contexts"]
+    assert flags[1] is True  # cited for the fact only both chunks support, although it supports none alone

@@ -5,7 +5,8 @@
 - ``context_precision``: rank-weighted share of useful contexts
   (:func:`ragauge.scores.context.rank_weighted_precision`); a context is *useful* when it alone
   supports at least one claim of the reference (or, without a reference, of the answer — Ragas'
-  "without reference" variant; the artifact says which was used).
+  "without reference" variant; the artifact says which was used), or when the judge cites it as the
+  evidence of a claim that only the contexts together support (a fact that needs two chunks).
 - ``context_f1``: harmonic mean of the two.
 
 When chunk ids and ``relevant_ids`` are known, the id-based ``context_*_ids`` metrics need no judge.
@@ -85,6 +86,7 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) ->
             owners.append((i, c))
     verdicts = judge.verify(items)
     useful: dict[int, list[bool]] = {}
+    together: dict[int, set[int]] = {}
     failed_items: dict[int, object] = {}
     for (i, c), v in zip(owners, verdicts):
         if unscored_of(v):
@@ -94,6 +96,9 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) ->
             if rec_r[i] is None:
                 rec[i] = supported_fraction([x.supported for x in v])
                 arts[i] = {"basis": basis[i], "claims": [x.to_dict() for x in v]}
+            # the contexts the judge cited for claims supported by all of them together (a fact that needs
+            # two chunks is supported by neither alone, yet both were useful for it)
+            together[i] = {x.evidence.source for x in v if x.supported and x.evidence is not None}
         else:
             useful.setdefault(i, []).append(any(x.supported for x in v))
     for i, failed in failed_items.items():  # any failed verify call leaves the sample unscored
@@ -103,6 +108,7 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) ->
         arts[i] = failed.artifact()
         useful.pop(i, None)
     for i, flags in useful.items():
+        flags = [f or c in together.get(i, ()) for c, f in enumerate(flags)]
         prec[i] = rank_weighted_precision(flags)
         arts[i] = {**(arts[i] or {"basis": basis[i]}), "useful_contexts": flags}
     prov = judge.provenance().to_dict()
