@@ -288,3 +288,15 @@ def test_a_column_without_a_usable_name_gives_no_question():
                   ordinal=0, title="Labels")
     cases, _ = generate_questions([chunk], n=20, seed=0)
     assert not any("the n of" in c.question for c in cases), [c.question for c in cases]
+
+
+def test_english_fact_question_gets_its_article():
+    from ragauge.generate.chunking import Chunk
+    from ragauge.generate.questions import generate_questions
+
+    text = "Late payment penalty is 0.05% of the unpaid amount per day. The warranty on roofing works is 60 months."
+    chunk = Chunk(id="p#1", doc_id="p.md", text=text, section=("Payment",), start=0, end=len(text), kind="text",
+                  ordinal=0, title="Terms")
+    questions = [c.question for c in generate_questions([chunk], n=20, seed=0, lang="en")[0]]
+    assert "What is the late payment penalty?" in questions, questions
+    assert not any("the the" in q.lower() for q in questions), questions

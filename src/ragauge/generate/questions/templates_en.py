@@ -137,7 +137,13 @@ def value(fact: Fact) -> tuple[str, str, str] | None:
     if fact.verb in ("costs", "cost"):
         return (f"How much does {subj} cost?", fact.value, "fact_cost")
     verb = "are" if fact.verb == "are" else "is"
+    if not _DETERMINER.match(subj):  # "Late payment penalty is 0.05%" -> "What is the late payment penalty?"
+        subj = f"the {subj}"
     return (f"What {verb} {subj}?", fact.value, "fact_value")
+
+
+_DETERMINER = re.compile(r"(?:the|a|an|our|your|its|their|this|that|these|those|each|every|any|no|all|\d)\b",
+                         re.IGNORECASE)
 
 
 def definition(fact: Fact) -> tuple[str, str, str] | None:
