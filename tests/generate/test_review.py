@@ -354,3 +354,17 @@ def test_cli_export_then_import(golden: Path, tmp_path: Path, capsys):
     assert "version 2 (parent 1)" in printed and "rejected 1" in printed
     assert read_golden(out) == [] and (tmp_path / "golden.v2.audit.jsonl").exists()
     assert _cli(["review"]) == 2
+
+
+def test_one_kb_reader_for_review_generator_and_rag(tmp_path):
+    from ragauge.errors import InputError
+    from ragauge.generate import load_kb, read_kb_jsonl
+    from ragauge.rag.kb import read_kb_jsonl as rag_read
+
+    path = tmp_path / "kb.jsonl"
+    path.write_text('\ufeff{"id": "a", "text": "Гарантия 36 месяцев."}\n{"id": "b"}\n', encoding="utf-8")
+    for reader in (load_kb, read_kb_jsonl, rag_read):
+        with pytest.raises(InputError, match=r"kb.jsonl, line 2, field 'text'"):
+            reader(path)
+    path.write_text('{"id": "a", "text": "Гарантия 36 месяцев."}\n', encoding="utf-8")
+    assert load_kb(path)["a"]["text"] == "Гарантия 36 месяцев." and read_kb_jsonl(path)[0].id == "a"

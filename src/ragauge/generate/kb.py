@@ -1,4 +1,4 @@
-"""Write chunks as a knowledge base file in the shape of the demo's ``kb.jsonl``.
+"""The knowledge base file (``kb.jsonl``, the demo's shape): write chunks, read records back.
 
 One JSON object a line: ``id, doc_id, title, version, section, text`` (``version`` falls back to the
 edition date, then to ""; ``section`` is the heading path joined with " > ").
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from ragauge.errors import InputError
 from ragauge.generate.chunking import Chunk
@@ -34,4 +34,35 @@ def write_kb_jsonl(chunks: Iterable[Chunk], path: str | Path) -> Path:
     return path
 
 
-__all__ = ["to_kb_records", "write_kb_jsonl"]
+def read_kb_records(path: str | Path) -> list[dict[str, Any]]:
+    """Records of a ``kb.jsonl`` (UTF-8, a BOM tolerated, blank lines skipped): each needs a string ``id``
+    and ``text``; other keys are kept. The one reader of the format: the generator, the review loop and
+    the reference RAG all call it, so a bad line gets the same message everywhere (file, line, field)."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read the knowledge base: {exc}", file=str(path),
+                         hint="pass the kb.jsonl written with the golden set (UTF-8)") from None
+    records = []
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not valid JSON: {exc.msg}", file=str(path), line=n, value=line,
+                             hint="kb.jsonl has one JSON object a line") from None
+        if not isinstance(record, dict):
+            raise InputError("a line is not a JSON object", file=str(path), line=n, value=record)
+        for name in ("id", "text"):
+            if not isinstance(record.get(name), str) or not record[name].strip():
+                raise InputError(f"missing or empty {name!r}", file=str(path), line=n, field=name,
+                                 value=record.get(name), hint="each chunk needs a string id and text")
+        records.append(record)
+    if not records:
+        raise InputError("the knowledge base file has no chunks", file=str(path))
+    return records
+
+
+__all__ = ["read_kb_records", "to_kb_records", "write_kb_jsonl"]

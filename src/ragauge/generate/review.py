@@ -37,25 +37,9 @@ PREVIEW_CHARS = 1500
 
 def load_kb(path: str | Path) -> dict[str, dict[str, Any]]:
     """``kb.jsonl`` (id, doc_id, title, version, section, text) as ``{id: record}``."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError("knowledge base file not found", file=str(path), hint="Check the --kb path") from None
-    out: dict[str, dict[str, Any]] = {}
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON: {exc.msg}", file=str(path), line=lineno,
-                             hint="kb.jsonl has one JSON object a line") from None
-        if not isinstance(rec, dict) or not isinstance(rec.get("id"), str) or not rec["id"]:
-            raise InputError("a knowledge base record needs a string 'id'", file=str(path), line=lineno, field="id",
-                             hint="Pass the kb.jsonl written with the golden set")
-        out[rec["id"]] = rec
-    return out
+    from ragauge.generate.kb import read_kb_records
+
+    return {rec["id"]: rec for rec in read_kb_records(path)}
 
 
 def _cases(golden: str | Path | Iterable[GoldenCase]) -> list[GoldenCase]:

@@ -8,7 +8,6 @@ is a table when two or more of its lines hold ``" | "`` cells.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Iterable, Mapping
@@ -46,17 +45,10 @@ def chunks_from_records(records: Iterable[Mapping[str, object]], *, source: str 
 
 
 def read_kb_jsonl(path: str | Path) -> list[Chunk]:
-    """Chunks of a ``kb.jsonl`` file (UTF-8, one JSON object a line; blank lines skipped)."""
-    path = Path(path)
-    records = []
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not raw.strip():
-            continue
-        try:
-            records.append(json.loads(raw))
-        except json.JSONDecodeError as exc:
-            raise InputError(f"not valid JSON ({exc.msg})", file=str(path), line=number) from None
-    return chunks_from_records(records, source=str(path))
+    """Chunks of a ``kb.jsonl`` file (read by :func:`ragauge.generate.kb.read_kb_records`)."""
+    from ragauge.generate.kb import read_kb_records
+
+    return chunks_from_records(read_kb_records(path), source=str(path))
 
 
 __all__ = ["chunks_from_records", "read_kb_jsonl"]
