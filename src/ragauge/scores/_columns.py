@@ -175,8 +175,9 @@ def scored_batch(
     rel_level: float = 1,
     gain_depth: int | None = None,
 ) -> RankingBatch | None:
-    """Batch of ``{doc_id: score}`` rankings (all plain dicts, qrels too) that are already in strict score
-    order, or None when some query is not (unsorted or tied scores: use :func:`flatten_scored`).
+    """Batch of ``{doc_id: score}`` rankings (dicts, qrels too) that are already in strict score order, or
+    None when some query is not (unsorted or tied scores: use :func:`flatten_scored`) or some mapping is
+    not a dict.
 
     Looks up the judged documents only (``map(run_q.get, qrels_q)``: their score, NaN when not retrieved),
     not every retrieved one; each one's rank is found by a vectorised binary search in its query's scores
@@ -186,33 +187,37 @@ def scored_batch(
     all). The kernels' relevance mask of every rank is attached to the batch (``_relevant``), so the
     batch is meant for ``evaluate_run``'s kernels, not for other uses.
     """
-    if not (set(map(type, qrels)) <= {dict} and set(map(type, rankings)) <= {dict}):
-        return None
     if not np.isfinite(rel_level) or rel_level < 0:
         return None  # batch_from_columns raises the error
     nq = len(rankings)
-    lengths = _lengths(rankings)
-    judged_lengths = _lengths(qrels)
-    if nq == 0 or not lengths.any():
+    try:  # something other than dicts (or numbers) raises here: the general path says what is wrong
+        lengths = _lengths(rankings)
+        judged_lengths = _lengths(qrels)
+        if nq == 0 or not lengths.any():
+            return None
+        # one C-level pass, per query: the run's scores, the score of each judged document (NaN when it
+        # is not retrieved: map(run_q.get, qrels_q)), the judged grades; the query's dicts are read while
+        # cached. ``dict.values`` refuses anything but a dict (no separate type scan: each one touches
+        # every dict once more, a cache miss apiece)
+        block = lengths + 2 * judged_lengths
+        bstart = np.cumsum(block) - block
+        total = int(bstart[-1] + block[-1])
+        nan = float("nan")
+        flat = np.fromiter(
+            chain.from_iterable(
+                chain.from_iterable(  # one chain level per number, not two
+                    zip(
+                        map(dict.values, rankings),
+                        map(map, map(_GET, rankings), qrels, repeat(repeat(nan))),
+                        map(dict.values, qrels),
+                    )
+                )
+            ),
+            dtype=np.float64,
+            count=total,
+        )
+    except (TypeError, ValueError):
         return None
-    # one C-level pass, per query: the run's scores, the score of each judged document (NaN when it is
-    # not retrieved: map(run_q.get, qrels_q)), the judged grades; the query's dicts are read while cached
-    block = lengths + 2 * judged_lengths
-    bstart = np.cumsum(block) - block
-    total = int(bstart[-1] + block[-1])
-    nan = float("nan")
-    flat = np.fromiter(
-        chain.from_iterable(
-            map(
-                chain,
-                map(dict.values, rankings),
-                map(map, map(_GET, rankings), qrels, repeat(repeat(nan))),
-                map(dict.values, qrels),
-            )
-        ),
-        dtype=np.float64,
-        count=total,
-    )
     m = int(judged_lengths.sum())
     jstart = np.cumsum(judged_lengths) - judged_lengths
     found_at = np.repeat(bstart + lengths - jstart, judged_lengths) + np.arange(m)
