@@ -122,3 +122,48 @@ def test_spaces_only_files_with_extra_fields_and_runs_of_spaces(tmp_path):
     result = evaluate_files(tmp_path / "qrels", tmp_path / "run", measures=["num_rel", "map"])
     assert result.values["num_rel"].tolist() == [2] and result.values["map"].tolist() == [1.0]
     assert result.run_id == "tag"
+
+
+@pytest.fixture
+def two_threads(monkeypatch):
+    """The join's two-thread path (two halves of the run) on small files."""
+    from ragauge.trec import _fastjoin
+
+    monkeypatch.setattr(_fastjoin, "_PARALLEL_LINES", 0)
+    monkeypatch.setattr(_fastjoin, "_cores", lambda: 2)
+    return _fastjoin
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 4])
+@pytest.mark.parametrize("flags", [{}, {"rel_level": 0}, {"complete": True, "max_docs": 5}])
+def test_two_thread_join_equals_exact(tmp_path, monkeypatch, two_threads, seed, flags):
+    q, r = _files(tmp_path, seed)
+    text = r.read_text().splitlines()
+    (tmp_path / "run_grouped").write_text("\n".join(line for line in text if not line.startswith("q0 ")) + "\n")
+    for run_path in (r, tmp_path / "run_grouped"):  # split queries (general path) and usual blocks
+        with monkeypatch.context() as m:
+            m.setattr(trec_io, "_SMALL_FILE", 0)
+            qrels, run = read_qrels(q), read_run(run_path)
+        exact = compute(join(qrels, run, exact=True, **flags), MEASURES)
+        _assert_same(compute(join(qrels, run, **flags), MEASURES), exact)
+        _assert_same(compute(join(read_qrels(q), read_run(run_path), **flags), MEASURES), exact)  # numpy splitter
+
+
+def test_two_thread_join_matches_in_both_halves_and_finds_duplicates(tmp_path, two_threads):
+    lines = [f"q{q} Q0 d{d} {d + 1} {10 - d} r" for q in range(6) for d in range(4)]
+    (tmp_path / "run").write_text("\n".join(lines) + "\n")
+    (tmp_path / "qrels").write_text("".join(f"q{q} 0 d{q % 4} 1\n" for q in range(6)))
+    qrels, run = read_qrels(tmp_path / "qrels"), read_run(tmp_path / "run")
+    found = two_threads.fast_join(qrels, run, rel_level=1, complete=False, max_docs=None)
+    assert found is not None and found[0] == [f"q{q}" for q in range(6)]
+    rr = compute(join(qrels, run), parse_measures(["recip_rank"])).values["recip_rank"]
+    assert rr.tolist() == [1 / (q % 4 + 1) for q in range(6)]  # matches in the first and the second half
+    lines[-1] = "q5 Q0 d0 4 1 r"  # a duplicate in the second half: refused with its line
+    (tmp_path / "run").write_text("\n".join(lines) + "\n")
+    assert two_threads.fast_join(qrels, read_run(tmp_path / "run"), rel_level=1, complete=False, max_docs=None) is None
+    with pytest.raises(InputError, match="'d0' is listed twice for query 'q5'") as info:
+        evaluate_files(tmp_path / "qrels", tmp_path / "run")
+    assert info.value.line == 24
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq5 0 d2 1\nq5 0 d2 0\n")  # a duplicate judgement
+    with pytest.raises(InputError, match="'d2' is listed twice for query 'q5'"):
+        evaluate_files(tmp_path / "qrels", tmp_path / "run")

@@ -102,8 +102,8 @@ def test_judged_and_retrieved_docnos_sharing_a_fingerprint_are_not_matched(tmp_p
     qrels, run = read_qrels(tmp_path / "qrels"), read_run(tmp_path / "run")
     real = Tokens.fingerprint
 
-    def collide(self, index=None):  # x (qrels) gets y's fingerprint: a false match that bytes refuse
-        prints = real(self, index)
+    def collide(self, index=None, **bounds):  # x (qrels) gets y's fingerprint: a false match that bytes refuse
+        prints = real(self, index, **bounds)
         if len(self) == 1:
             prints[:] = real(run.docno, np.array([0]))
         return prints

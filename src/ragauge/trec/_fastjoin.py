@@ -15,7 +15,10 @@ The batch is built from the judged documents only, as ``scored_batch`` does for 
 
 from __future__ import annotations
 
+import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -27,6 +30,7 @@ from .io import TrecColumns
 __all__ = ["fast_join"]
 
 _MIN_PRINT_BITS = 24  # fewer fingerprint bits than this would collide too often: take the general path
+_PARALLEL_LINES = 1 << 20  # from this many run lines the join works on two threads (two halves of the run)
 
 
 def _unique(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -41,10 +45,17 @@ def _unique(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ordered[first], inverse
 
 
-def _blocks(tokens: Tokens) -> tuple[np.ndarray, np.ndarray] | None:
+def _blocks(tokens: Tokens, pool: ThreadPoolExecutor | None = None) -> tuple[np.ndarray, np.ndarray] | None:
     """Starts of the runs of equal consecutive strings (plus the end), and each run's string as ``S``;
-    None when a string ends with a NUL byte (``S`` would drop it)."""
-    change = np.flatnonzero(~tokens.same_as_previous()) + 1
+    None when a string ends with a NUL byte (``S`` would drop it). With a pool: two halves at once."""
+    if pool is None:
+        same = tokens.same_as_previous()
+    else:
+        pairs = max(len(tokens) - 1, 0)
+        same = np.empty(pairs, dtype=bool)
+        half = pairs // 2
+        list(pool.map(lambda bounds: tokens.same_as_previous(*bounds, out=same), [(0, half), (half, pairs)]))
+    change = np.flatnonzero(~same) + 1
     starts = np.concatenate([[0], change, [len(tokens)]]).astype(np.int64) if len(tokens) else np.zeros(1, np.int64)
     if tokens.ends_with_nul(starts[:-1]):
         return None
@@ -56,8 +67,24 @@ def fast_join(qrels: TrecColumns, run: TrecColumns, *, rel_level: float, complet
     tokens = [Tokens.from_column(c) for c in (qrels.qid, qrels.docno, run.qid, run.docno)]
     if any(t is None for t in tokens) or not np.isfinite(rel_level) or rel_level < 0:
         return None
+    if len(tokens[3]) >= _PARALLEL_LINES and _cores() > 1:
+        with ThreadPoolExecutor(2) as pool:  # numpy lets go of the GIL in its loops: two cores
+            return _fast_join(tokens, qrels, run, rel_level=rel_level, complete=complete, max_docs=max_docs, pool=pool)
+    return _fast_join(tokens, qrels, run, rel_level=rel_level, complete=complete, max_docs=max_docs, pool=None)
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _fast_join(tokens, qrels, run, *, rel_level, complete, max_docs, pool):
     q_qid, q_doc, r_qid, r_doc = tokens
-    q_blocks, r_blocks = _blocks(q_qid), _blocks(r_qid)
+    q_blocks = pool.submit(_blocks, q_qid) if pool is not None else _blocks(q_qid)
+    r_blocks = _blocks(r_qid, pool)
+    q_blocks = q_blocks.result() if pool is not None else q_blocks
     if q_blocks is None or r_blocks is None:
         return None
     (q_bounds, q_names), (r_bounds, r_names) = q_blocks, r_blocks
@@ -98,12 +125,6 @@ def fast_join(qrels: TrecColumns, run: TrecColumns, *, rel_level: float, complet
     messy = _messy_blocks(scores, flat_starts, b_sizes)
     rank, line_at = _ranks(scores, flat_starts, b_sizes, messy, _tie_ranker(run.docno, r_doc), lines)
 
-    # keys: row | top fingerprint bits | rank; sorted once
-    keys = _run_keys(r_doc, lines, b_rows, flat_starts, b_sizes, rank, row_bits, rank_bits)
-    keys.sort()
-    if _equal_neighbours(keys, rank_bits):
-        return None  # a duplicate document (or two docnos sharing a fingerprint)
-
     # qrels lines of the chosen queries, grouped by row
     q_line_codes = np.repeat(q_codes, np.diff(q_bounds))
     q_lines = np.flatnonzero(chosen[q_line_codes])
@@ -111,29 +132,29 @@ def fast_join(qrels: TrecColumns, run: TrecColumns, *, rel_level: float, complet
     if q_rows.size and (q_rows[1:] < q_rows[:-1]).any():
         q_lines = q_lines[np.argsort(q_rows, kind="stable")]
         q_rows = row_of[q_line_codes[q_lines]]
-    q_keys = _keys(q_doc, q_lines, q_rows, np.zeros(q_lines.size, np.int64), row_bits, rank_bits)
-    q_order = np.argsort(q_keys)
-    q_sorted = q_keys[q_order]
-    if _equal_neighbours(q_sorted, 0):
-        return None  # a duplicate judgement (or a fingerprint collision)
     grades = qrels.value[q_lines].astype(np.float64)
 
-    # each judgement's rank in the run, by binary search in the sorted run keys (sorted needles: 3x faster)
-    shift = np.uint64(rank_bits)
-    hit_at = np.zeros(0, dtype=np.int64)
-    if keys.size and q_keys.size:
-        at = np.minimum(np.searchsorted(keys, q_sorted), keys.size - 1)
-        hit = np.flatnonzero((keys[at] >> shift) == (q_sorted >> shift))
-        hit_at = q_order[hit]
-        found = keys[at[hit]] & np.uint64((1 << rank_bits) - 1)
-        hit_rank = found.astype(np.int64)
-        hit_row = q_rows[hit_at]
-        flat = line_at(hit_row, hit_rank, row_start)
-        run_lines = flat if lines is None else lines[flat]
-        if not q_doc.equal_pairs(q_lines[hit_at], r_doc, run_lines):
-            return None  # a fingerprint collision between a judged and a retrieved docno
-    else:
-        hit_rank = hit_row = np.zeros(0, dtype=np.int64)
+    # match each part's run lines with the judgements of the same queries (a part is a range of blocks:
+    # its rows are its own, so duplicates and matches never cross parts); two parts on two threads
+    cut = int(np.searchsorted(flat_starts, n_lines // 2)) if pool is not None else b_sizes.size
+    parts = [(0, cut), (cut, b_sizes.size)] if 0 < cut < b_sizes.size else [(0, b_sizes.size)]
+    judged_part = None
+    if len(parts) > 1:
+        part_of_row = np.zeros(n_rows, dtype=bool)
+        part_of_row[b_rows[cut:]] = True
+        judged_part = part_of_row[q_rows]
+    context = _Context(r_doc, q_doc, lines, rank, line_at, row_start, flat_starts, b_sizes, b_rows, n_lines,
+                       row_bits, rank_bits)
+
+    def match(part):
+        index, (lo, hi) = part
+        judged = None if judged_part is None else np.flatnonzero(judged_part == bool(index))
+        return _match(context, lo, hi, q_lines, q_rows, judged)
+
+    found = list(pool.map(match, enumerate(parts))) if len(parts) > 1 else [match((0, parts[0]))]
+    if any(f is None for f in found):
+        return None  # a duplicate, or two docnos sharing a fingerprint: the general path decides
+    hit_at, hit_rank, hit_row = (np.concatenate(column) for column in zip(*found))
 
     retrieved = np.zeros(n_rows, dtype=np.int64)
     retrieved[b_rows] = b_sizes
@@ -151,6 +172,61 @@ def fast_join(qrels: TrecColumns, run: TrecColumns, *, rel_level: float, complet
     num_rel = np.bincount(q_rows, weights=grades >= rel_level, minlength=n_rows).astype(np.int64)
     batch = RankingBatch(gains, retrieved, num_rel, _ideal(q_rows, grades, n_rows), float(rel_level), judged)
     return query_ids, batch
+
+
+@dataclass(frozen=True)
+class _Context:
+    """What every part of the match reads (shared, never written)."""
+
+    r_doc: Tokens
+    q_doc: Tokens
+    lines: np.ndarray | None  # chosen line -> run file line (None: the same)
+    rank: np.ndarray | None  # rank of each chosen line in its block (None: its position)
+    line_at: object
+    row_start: np.ndarray
+    flat_starts: np.ndarray
+    b_sizes: np.ndarray
+    b_rows: np.ndarray
+    n_lines: int
+    row_bits: int
+    rank_bits: int
+
+
+def _match(c: _Context, lo: int, hi: int, q_lines: np.ndarray, q_rows: np.ndarray, judged: np.ndarray | None):
+    """Hits of blocks ``lo..hi``: (index into ``q_lines`` of each matched judgement, its rank, its row), or
+    None for a duplicate document / judgement or a fingerprint collision. ``judged``: the indices of
+    ``q_lines`` whose rows are these blocks' (None: all)."""
+    first = int(c.flat_starts[lo]) if lo < c.flat_starts.size else c.n_lines
+    stop = int(c.flat_starts[hi]) if hi < c.flat_starts.size else c.n_lines
+    # keys: row | top fingerprint bits | rank; sorted once
+    keys = _run_keys(c.r_doc, None if c.lines is None else c.lines[first:stop], c.b_rows[lo:hi], c.flat_starts[lo:hi],
+                     c.b_sizes[lo:hi], None if c.rank is None else c.rank[first:stop], c.row_bits, c.rank_bits,
+                     first=first)
+    keys.sort()
+    if _equal_neighbours(keys, c.rank_bits):
+        return None  # a duplicate document (or two docnos sharing a fingerprint)
+    mine_lines = q_lines if judged is None else q_lines[judged]
+    mine_rows = q_rows if judged is None else q_rows[judged]
+    q_keys = _keys(c.q_doc, mine_lines, mine_rows, np.zeros(mine_lines.size, np.int64), c.row_bits, c.rank_bits)
+    q_order = np.argsort(q_keys)
+    q_sorted = q_keys[q_order]
+    if _equal_neighbours(q_sorted, 0):
+        return None  # a duplicate judgement (or a fingerprint collision)
+    empty = np.zeros(0, dtype=np.int64)
+    if not (keys.size and q_keys.size):
+        return empty, empty, empty
+    # each judgement's rank in the run, by binary search in the sorted run keys (sorted needles: 3x faster)
+    shift = np.uint64(c.rank_bits)
+    at = np.minimum(np.searchsorted(keys, q_sorted), keys.size - 1)
+    hit = np.flatnonzero((keys[at] >> shift) == (q_sorted >> shift))
+    hit_mine = q_order[hit]
+    hit_rank = (keys[at[hit]] & np.uint64((1 << c.rank_bits) - 1)).astype(np.int64)
+    hit_row = mine_rows[hit_mine]
+    flat = c.line_at(hit_row, hit_rank, c.row_start)
+    run_lines = flat if c.lines is None else c.lines[flat]
+    if not c.q_doc.equal_pairs(mine_lines[hit_mine], c.r_doc, run_lines):
+        return None  # a fingerprint collision between a judged and a retrieved docno
+    return (hit_mine if judged is None else judged[hit_mine]), hit_rank, hit_row
 
 
 def _equal_neighbours(keys: np.ndarray, low_bits: int) -> bool:
@@ -218,10 +294,13 @@ def _ranks(scores, starts, sizes, messy, tie_ranker, lines):
     return rank, line_at
 
 
-def _run_keys(docnos: Tokens, lines, rows, starts, sizes, rank, row_bits: int, rank_bits: int) -> np.ndarray:
-    """:func:`_keys` of the chosen run lines, blocks given by (rows, starts, sizes); ``rank`` None means
-    each line's position in its block, added in slices without a full-size temporary."""
-    keys = docnos.fingerprint(lines)
+def _run_keys(docnos: Tokens, lines, rows, starts, sizes, rank, row_bits: int, rank_bits: int, *, first: int = 0) -> np.ndarray:
+    """:func:`_keys` of the chosen run lines ``first..`` (as many as ``sizes`` adds up to), blocks given by
+    (rows, starts, sizes), ``starts`` counted among all chosen lines; ``lines`` (the run file's line of
+    each, None: the same) and ``rank`` (None: each line's position in its block) cover these lines only.
+    The position is added in slices without a full-size temporary."""
+    n = int(sizes.sum())
+    keys = docnos.fingerprint(first=first, stop=first + n) if lines is None else docnos.fingerprint(lines)
     u64 = np.uint64
     top = rows.astype(u64) << u64(64 - row_bits) if row_bits else np.zeros(rows.size, u64)
     if rank is None and sizes.size and (sizes == sizes[0]).all():  # same length everywhere: broadcast
@@ -239,7 +318,7 @@ def _run_keys(docnos: Tokens, lines, rows, starts, sizes, rank, row_bits: int, r
         part = keys[lo:hi]
         part >>= u64(row_bits + rank_bits)
         part <<= u64(rank_bits)
-        part |= per_line[lo:hi] + (np.arange(lo, hi, dtype=u64) if rank is None else rank[lo:hi].astype(u64))
+        part |= per_line[lo:hi] + (np.arange(first + lo, first + hi, dtype=u64) if rank is None else rank[lo:hi].astype(u64))
     return keys
 
 

@@ -103,13 +103,16 @@ class Tokens:
         w &= _MASKS[left]
         return w
 
-    def fingerprint(self, index: np.ndarray | None = None) -> np.ndarray:
-        """uint64 hash of each string (its bytes and length), of all strings or of ``index``."""
-        n = len(self) if index is None else int(index.size)
+    def fingerprint(self, index: np.ndarray | None = None, *, first: int = 0, stop: int | None = None) -> np.ndarray:
+        """uint64 hash of each string (its bytes and length): of ``index``, or of strings ``first..stop``
+        (default: all)."""
+        if index is None:
+            stop = len(self) if stop is None else stop
+        n = stop - first if index is None else int(index.size)
         out = np.empty(n, dtype=np.uint64)
         for lo in range(0, n, _CHUNK):
             sl = slice(lo, min(lo + _CHUNK, n))
-            starts, lengths = self.span(sl if index is None else index[sl])
+            starts, lengths = self.span(slice(first + sl.start, first + sl.stop) if index is None else index[sl])
             h = lengths.astype(np.uint64) * _K2
             for k in range(0, int(lengths.max(initial=0)), 8):
                 h ^= self._word(starts, lengths, k)
@@ -120,12 +123,14 @@ class Tokens:
             out[sl] = h
         return out
 
-    def same_as_previous(self) -> np.ndarray:
-        """bool (n - 1,): string i + 1 equals string i, byte for byte."""
+    def same_as_previous(self, first: int = 0, stop: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
+        """bool (n - 1,): string i + 1 equals string i, byte for byte. With ``first``/``stop`` only the
+        pairs ``first..stop - 1`` are compared, into ``out`` (the full-size result) when given."""
         n = len(self)
-        out = np.empty(max(n - 1, 0), dtype=bool)
-        for lo in range(0, max(n - 1, 0), _CHUNK):
-            hi = min(lo + _CHUNK, n - 1)
+        stop = max(n - 1, 0) if stop is None else stop
+        out = np.empty(max(n - 1, 0), dtype=bool) if out is None else out
+        for lo in range(first, stop, _CHUNK):
+            hi = min(lo + _CHUNK, stop)
             starts, lengths = self.span(slice(lo, hi + 1))
             same = lengths[1:] == lengths[:-1]
             for k in range(0, int(lengths.max(initial=0)), 8):
