@@ -10,8 +10,9 @@ data). Anything else malformed raises InputError with the file, the line and wha
 
 Reading is columnar: for files of ``_SMALL_FILE`` bytes or more, with pyarrow installed, the whole file
 goes through its CSV reader (C++, both cores), which checks the field count of every line but converts
-only the three columns used (qid, docno, grade/score); a vectorised scan refuses empty fields (two
-spaces in a row) beforehand. Smaller files (importing pyarrow would cost more than reading them), and
+only the three columns used (qid, docno, grade/score); vectorised scans refuse empty fields (two
+spaces in a row), comment lines and other whitespace (for big files on a thread of their own while
+pyarrow parses; a flagged file is normalised and parsed again). Smaller files (importing pyarrow would cost more than reading them), and
 every file without pyarrow, are split by numpy (``_split.split_fields``: fields located in place, only
 the value column converted). Only when the fast path refuses a file (extra fields, a bad number) is it
 re-read line by line, which also finds the exact line of an error.
@@ -23,6 +24,7 @@ import math
 import mmap
 import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +37,7 @@ from ._split import split_fields
 __all__ = ["TrecColumns", "read_qrels", "read_run"]
 
 _SMALL_FILE = 8 << 20  # bytes: below this, numpy's splitter beats importing pyarrow (~0.1 s) and its reader
+_OVERLAP_SCANS = 64 << 20  # bytes: from this size the format scans run beside pyarrow's parse, not before it
 _QRELS_FIELDS = 4
 _RUN_FIELDS = 6
 _COMMENT_LINE = re.compile(rb"(?m)^[ \t\r\x0b\x0c]*#[^\n]*\n?")
@@ -133,13 +136,28 @@ def _read_fast(path: Path, data, kind: str) -> TrecColumns | None:
             data = _normalise(data)
             columns = _empty(path, kind) if len(data) == 0 else _split_whole(path, data, kind, width)
         return columns
-    columns = None if _special(data) or len(data) == 0 or _empty_field(data) else _arrow(path, data, kind, width)
+    columns = None if len(data) == 0 else _arrow_checked(path, data, kind, width)
     if columns is None:
         data = _normalise(data)
         if len(data) == 0:
             return _empty(path, kind)
         columns = _arrow(path, data, kind, width)
     return columns
+
+
+def _arrow_checked(path: Path, data, kind: str, width: int) -> TrecColumns | None:
+    """pyarrow's columns of a file that has no comment line, no whitespace but single spaces and
+    newlines, and no empty field; else None. The scans for those (single-threaded numpy and memchr)
+    run on a thread of their own while pyarrow parses, and a file they flag is thrown away unread."""
+    if len(data) < _OVERLAP_SCANS:
+        return None if _special(data) or _empty_field(data) else _arrow(path, data, kind, width)
+    with ThreadPoolExecutor(1) as pool:
+        unusual = pool.submit(lambda: _special(data) or _empty_field(data))
+        try:
+            columns = _arrow(path, data, kind, width)
+        finally:
+            flagged = unusual.result()
+    return None if flagged else columns
 
 
 def _special(data) -> bool:
