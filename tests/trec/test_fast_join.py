@@ -143,13 +143,16 @@ def two_threads(monkeypatch):
 def test_two_thread_join_equals_exact(tmp_path, monkeypatch, two_threads, seed, flags):
     q, r = _files(tmp_path, seed)
     text = r.read_text().splitlines()
-    (tmp_path / "run_grouped").write_text("\n".join(line for line in text if not line.startswith("q0 ")) + "\n")
+    split = {f"q{i}" for i in range(0, 25, 5)}  # the queries _files splits over two blocks
+    (tmp_path / "run_grouped").write_text("\n".join(line for line in text if line.split()[0] not in split) + "\n")
     for run_path in (r, tmp_path / "run_grouped"):  # split queries (general path) and usual blocks
         with monkeypatch.context() as m:
             m.setattr(trec_io, "_SMALL_FILE", 0)
             qrels, run = read_qrels(q), read_run(run_path)
         exact = compute(join(qrels, run, exact=True, **flags), MEASURES)
-        _assert_same(compute(join(qrels, run, **flags), MEASURES), exact)
+        fast = join(qrels, run, **flags)
+        assert ("_relevant" in fast.batch.__dict__) == (run_path != r)  # split queries: the general path
+        _assert_same(compute(fast, MEASURES), exact)
         _assert_same(compute(join(read_qrels(q), read_run(run_path), **flags), MEASURES), exact)  # numpy splitter
 
 
@@ -171,3 +174,19 @@ def test_two_thread_join_matches_in_both_halves_and_finds_duplicates(tmp_path, t
     (tmp_path / "qrels").write_text("q1 0 d1 1\nq5 0 d2 1\nq5 0 d2 0\n")  # a duplicate judgement
     with pytest.raises(InputError, match="'d2' is listed twice for query 'q5'"):
         evaluate_files(tmp_path / "qrels", tmp_path / "run")
+
+
+@pytest.mark.parametrize("measures", [["ndcg_cut.2,9", "map", "recip_rank", "Rprec", "P.3"], ["success.1", "recall.5"]])
+@pytest.mark.parametrize("flags", [{}, {"rel_level": 0}, {"max_docs": 4}])
+def test_gains_kept_only_to_the_deepest_ndcg_cutoff(tmp_path, monkeypatch, measures, flags):
+    q, r = _files(tmp_path, 5)
+    text = r.read_text().splitlines()
+    split = {f"q{i}" for i in range(0, 25, 5)}  # the queries _files splits over two blocks
+    r.write_text("\n".join(line for line in text if line.split()[0] not in split) + "\n")  # usual blocks only
+    monkeypatch.setattr(trec_io, "_SMALL_FILE", 0)
+    got = evaluate_files(q, r, measures=measures, **flags)
+    exact = compute(join(read_qrels(q), read_run(r), exact=True, **flags), parse_measures(measures))
+    _assert_same(got, exact)
+    shallow = join(read_qrels(q), read_run(r), gain_depth=9 if "map" in measures else 0, **flags)
+    assert "_relevant" in shallow.batch.__dict__  # the fast path was taken
+    assert shallow.batch.gains.shape[1] == (min(9, shallow.batch.retrieved.max()) if "map" in measures else 0)

@@ -42,5 +42,17 @@ def evaluate_files(
     """trec_eval over two files: ``trec_eval [-m ...] [-l rel_level] [-c] [-M max_docs] qrels run``."""
     specs = parse_measures(measures)
     with small_pages():  # see ragauge.scores._columns.small_pages: large fresh arrays, built once
-        joined = join(read_qrels(qrels), read_run(run), rel_level=rel_level, complete=complete, max_docs=max_docs)
+        joined = join(read_qrels(qrels), read_run(run), rel_level=rel_level, complete=complete, max_docs=max_docs,
+                      gain_depth=_gain_depth(specs))
         return compute(joined, specs)
+
+
+def _gain_depth(specs) -> int | None:
+    """The ranks whose gains the measures read (only ndcg reads gains): None for ``ndcg`` itself."""
+    depth = 0
+    for spec in specs:
+        if spec.name == "ndcg":
+            return None
+        if spec.name == "ndcg_cut":
+            depth = max([depth, *(spec.cutoffs or ())])
+    return depth

@@ -62,15 +62,22 @@ def _blocks(tokens: Tokens, pool: ThreadPoolExecutor | None = None) -> tuple[np.
     return starts, tokens.fixed(starts[:-1])
 
 
-def fast_join(qrels: TrecColumns, run: TrecColumns, *, rel_level: float, complete: bool, max_docs: int | None):
-    """``(query_ids, batch)`` of ``join``'s result, or None when the general path must decide."""
+def fast_join(qrels: TrecColumns, run: TrecColumns, *, rel_level: float, complete: bool, max_docs: int | None,
+              gain_depth: int | None = None):
+    """``(query_ids, batch)`` of ``join``'s result, or None when the general path must decide.
+
+    ``gain_depth``: keep the gains of the top ``gain_depth`` ranks only (what ``ndcg`` reads; None: all);
+    the relevance mask of every rank is attached to the batch for the other kernels (as
+    ``scored_batch`` does), so such a batch is for ``ranking``'s kernels only."""
     tokens = [Tokens.from_column(c) for c in (qrels.qid, qrels.docno, run.qid, run.docno)]
     if any(t is None for t in tokens) or not np.isfinite(rel_level) or rel_level < 0:
         return None
     if len(tokens[3]) >= _PARALLEL_LINES and _cores() > 1:
         with ThreadPoolExecutor(2) as pool:  # numpy lets go of the GIL in its loops: two cores
-            return _fast_join(tokens, qrels, run, rel_level=rel_level, complete=complete, max_docs=max_docs, pool=pool)
-    return _fast_join(tokens, qrels, run, rel_level=rel_level, complete=complete, max_docs=max_docs, pool=None)
+            return _fast_join(tokens, qrels, run, rel_level=rel_level, complete=complete, max_docs=max_docs, pool=pool,
+                              gain_depth=gain_depth)
+    return _fast_join(tokens, qrels, run, rel_level=rel_level, complete=complete, max_docs=max_docs, pool=None,
+                      gain_depth=gain_depth)
 
 
 def _cores() -> int:
@@ -80,7 +87,7 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def _fast_join(tokens, qrels, run, *, rel_level, complete, max_docs, pool):
+def _fast_join(tokens, qrels, run, *, rel_level, complete, max_docs, pool, gain_depth):
     q_qid, q_doc, r_qid, r_doc = tokens
     q_blocks = pool.submit(_blocks, q_qid) if pool is not None else _blocks(q_qid)
     r_blocks = _blocks(r_qid, pool)
@@ -151,7 +158,11 @@ def _fast_join(tokens, qrels, run, *, rel_level, complete, max_docs, pool):
         judged = None if judged_part is None else np.flatnonzero(judged_part == bool(index))
         return _match(context, lo, hi, q_lines, q_rows, judged)
 
-    found = list(pool.map(match, enumerate(parts))) if len(parts) > 1 else [match((0, parts[0]))]
+    pending = [pool.submit(match, part) for part in enumerate(parts)] if len(parts) > 1 else []
+    # meanwhile (this thread is free): what needs the judgements only
+    num_rel = np.bincount(q_rows, weights=grades >= rel_level, minlength=n_rows).astype(np.int64)
+    ideal = _ideal(q_rows, grades, n_rows)
+    found = [f.result() for f in pending] if pending else [match((0, parts[0]))]
     if any(f is None for f in found):
         return None  # a duplicate, or two docnos sharing a fingerprint: the general path decides
     hit_at, hit_rank, hit_row = (np.concatenate(column) for column in zip(*found))
@@ -163,14 +174,21 @@ def _fast_join(tokens, qrels, run, *, rel_level, complete, max_docs, pool):
     depth = int(retrieved.max(initial=0))
     keep = hit_rank < depth
     values = grades[hit_at][keep]
-    gains = np.zeros((n_rows, depth))
-    gains[hit_row[keep], hit_rank[keep]] = values
+    rows, ranks = hit_row[keep], hit_rank[keep]
     judged = None
+    relevant = np.zeros((n_rows, depth), dtype=bool)  # the kernels' relevance mask of every rank
     if rel_level <= 0:  # a judged grade 0 is relevant, an unjudged document is not
         judged = np.zeros((n_rows, depth), dtype=bool)
-        judged[hit_row[keep], hit_rank[keep]] = values >= 0
-    num_rel = np.bincount(q_rows, weights=grades >= rel_level, minlength=n_rows).astype(np.int64)
-    batch = RankingBatch(gains, retrieved, num_rel, _ideal(q_rows, grades, n_rows), float(rel_level), judged)
+        judged[rows, ranks] = values >= 0
+        relevant[rows, ranks] = (values >= 0) & (values >= rel_level)
+    else:
+        relevant[rows, ranks] = values >= rel_level
+    gain_cols = depth if gain_depth is None else min(depth, gain_depth)
+    gains = np.zeros((n_rows, gain_cols))
+    shallow = ranks < gain_cols
+    gains[rows[shallow], ranks[shallow]] = values[shallow]
+    batch = RankingBatch(gains, retrieved, num_rel, ideal, float(rel_level), judged)
+    object.__setattr__(batch, "_relevant", relevant)
     return query_ids, batch
 
 

@@ -39,6 +39,7 @@ def join(
     complete: bool = False,
     max_docs: int | None = None,
     exact: bool = False,
+    gain_depth: int | None = None,
 ) -> JoinedRun:
     """Evaluate-ready batch of ``run`` against ``qrels`` (trec_eval flags: -l, -c, -M).
 
@@ -48,11 +49,14 @@ def join(
     here: with pyarrow columns, documents are matched by 64-bit fingerprints and every match is then
     checked byte for byte; should two different docnos of one query share a fingerprint, the join is
     redone with exact codes (``exact=True``), which also raises the duplicate errors.
+
+    ``gain_depth`` (the deepest ``ndcg`` cutoff, None: all) lets the usual path keep fewer gains; its
+    batch then carries the relevance mask the kernels read, and is meant for them only.
     """
     if max_docs is not None and max_docs < 0:
         raise InputError("the maximum number of documents per query must be >= 0", value=max_docs)
     if not exact:  # the usual files: no re-ordering of the run, one sort of 64-bit keys
-        fast = fast_join(qrels, run, rel_level=rel_level, complete=complete, max_docs=max_docs)
+        fast = fast_join(qrels, run, rel_level=rel_level, complete=complete, max_docs=max_docs, gain_depth=gain_depth)
         if fast is not None:
             return JoinedRun(fast[0], fast[1], run.run_id or "")
     q_qrels, q_run, qids = _query_codes(qrels.qid, run.qid)  # codes are ranks: sorted qid order
