@@ -11,6 +11,10 @@ search, the rank of every judged document; each match is then checked byte for b
 unusual (a query split over blocks, a duplicate, two docnos sharing a fingerprint, keys too narrow)
 returns None and :func:`ragauge.trec.join.join` takes its general path, which also raises the errors.
 The batch is built from the judged documents only, as ``scored_batch`` does for Python dicts.
+
+Big runs (``_PARALLEL_LINES`` lines or more, two cores free) are matched in two halves on two threads:
+each half is a range of the run's blocks, so its rows (queries) are its own and duplicates, keys and
+matches never cross halves; numpy releases the GIL inside its loops, so the halves really run at once.
 """
 
 from __future__ import annotations
