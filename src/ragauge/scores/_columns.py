@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain, repeat
 from operator import attrgetter, methodcaller
 from typing import Callable, Iterator, Mapping, Sequence
@@ -36,23 +37,31 @@ TieRank = Callable[[np.ndarray], np.ndarray]
 
 
 @contextmanager
-def small_pages() -> Iterator[None]:
+def small_pages(*, only_if_thp_always: bool = False) -> Iterator[None]:
     """Run a block with numpy's request for transparent huge pages switched off, then restore it.
 
     numpy asks Linux for huge pages (``madvise``) for every array of 4 MiB or more. With the kernel's
     common ``defrag=madvise`` setting, a page fault in such an array may first compact memory, and how
-    long that takes depends on the state of the whole machine's memory: the same evaluation of 100k
-    queries took 3.1-3.9 s with the request and 2.2-2.6 s without it (dict door, a loaded machine;
-    the "slow draws" of earlier benchmark runs). Batches are built once and read a few times, so
-    4 KiB pages cost nothing measurable. The switch is process-wide (numpy has no other); it only
-    changes how memory is mapped, never a value.
+    long that takes depends on the state of the whole machine's memory ("slow draws"). Whether the
+    request pays depends on the kernel's mode and on the code (measured on a 2-core VM, 100k queries):
+
+    * TREC files (many mid-size temporaries, two threads): 4 KiB pages were faster with THP
+      ``enabled=madvise`` (1.10-1.68 s against 1.07-1.61 s, medians 1.16 / 1.48) and with ``always``;
+      the files door always switches the request off.
+    * Python dicts (few big arrays, each filled once): with ``enabled=always`` the kernel gives huge
+      pages anyway where it can without compacting, so the request only adds the stalls (2.2-2.6 s
+      without it, 3.1-3.9 s with it, a loaded machine); with ``enabled=madvise`` the request is the only
+      way to huge pages, and 4 KiB pages cost a fault every 4 KiB of fresh memory (0.94-1.17 s
+      without it, 0.80-1.32 s with it, medians 0.96 / 0.81). ``only_if_thp_always=True`` is this rule.
+
+    The switch is process-wide (numpy has no other); it only changes how memory is mapped, never a value.
     """
     try:
         from numpy._core import multiarray
     except ImportError:  # numpy < 2
         from numpy.core import multiarray  # type: ignore[no-redef]
     setter = getattr(multiarray, "_set_madvise_hugepage", None)
-    if setter is None:
+    if setter is None or (only_if_thp_always and not _thp_always()):
         yield
         return
     before = setter(False)
@@ -60,6 +69,18 @@ def small_pages() -> Iterator[None]:
         yield
     finally:
         setter(before)
+
+
+@lru_cache(maxsize=1)
+def _thp_always() -> bool:
+    """Whether Linux gives transparent huge pages to all anonymous memory (``enabled`` is ``[always]``)."""
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            return "[always]" in f.read()
+    except OSError:  # not Linux, or no THP
+        return False
+
+
 _GET = attrgetter("get")
 _VALUES = methodcaller("values")
 

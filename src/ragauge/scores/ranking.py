@@ -250,7 +250,7 @@ def evaluate_run(
     ``precision@k``, ``map@k``, ``hit_rate@k``, ``r_precision``; no ``@k`` = whole ranking.
     """
     kernels = {name: _measure(name) for name in measures}
-    with small_pages():  # see small_pages: large fresh arrays, built once
+    with small_pages(only_if_thp_always=True):  # see small_pages: few big arrays, each filled once
         return _evaluate_run(run, qrels, kernels, rel_level)
 
 
