@@ -135,12 +135,16 @@ def align(claim: Sequence[str], known: Collection[str]) -> list[str]:
     """Map each claim lemma absent from ``known`` to a known lemma with the same 5-letter stem.
 
     pymorphy3 lemmatises by part of speech, so "гарантия"/"гарантийный", "бетон"/"бетонный" do not
-    meet; a shared prefix of 5+ letters (both words 5+ letters) is taken as the same word.
+    meet; a shared prefix of 5+ letters (both words 5+ letters) is taken as the same word. Of several
+    known lemmas with one prefix the alphabetically first is taken, whatever the order of ``known`` (a
+    set's order changes from process to process, and so did a few features before).
     """
     by_prefix: dict[str, str] = {}
     for lemma in known:
         if len(lemma) >= 5 and lemma.isalpha():
-            by_prefix.setdefault(lemma[:5], lemma)
+            prefix = lemma[:5]
+            if lemma < by_prefix.get(prefix, "\uffff"):
+                by_prefix[prefix] = lemma
     return [lemma if lemma in known or len(lemma) < 5 else by_prefix.get(lemma[:5], lemma) for lemma in claim]
 
 
