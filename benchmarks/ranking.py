@@ -252,8 +252,10 @@ def main() -> None:
                 tools = [t for t in args.tools if door != "jsonl" or t in ("ragauge", "pytrec_eval")]
                 tools.sort(key=lambda t: t != "pytrec_eval")  # the reference first: ratios need it
                 runs: dict[str, list[dict]] = {t: [] for t in tools}
-                for _ in range(args.repeat):  # tools alternate, so that a slow spell hits all of them
-                    for tool in tools:
+                for r in range(args.repeat):  # tools alternate, so that a slow spell hits all of them,
+                    # in an A B B A order: a tool run right after another one that freed gigabytes pays for
+                    # that memory's return (fresh pages fault again on this VM), so none always goes second
+                    for tool in (tools if r % 2 == 0 else tools[::-1]):
                         got = run_one(tool, door, n, folder, instructions=args.instructions)
                         if got is not None:
                             runs[tool].append(got)
