@@ -41,7 +41,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Sequence
 
-from ragauge.errors import BudgetExceededError, ConfigError, JudgeParseError
+from ragauge.errors import BudgetExceededError, ConfigError
 from ragauge.generate._llm_questions_plan import (Candidate, Group, critique_shape, format_questions, format_sources,
                                                   generation_shape, plan_groups, rule_problem)
 from ragauge.generate.case import GoldenCase
@@ -131,33 +131,26 @@ class _Runner:
     async def ask(self, task: str, lang: str, values: dict[str, Any], shape: Any) -> tuple[Any, dict | None]:
         """``(parsed, None)``, or ``(None, failure)`` with ``kind`` unparseable/call_failed and the raw reply."""
         from ragauge.judges.llm.cache import cache_key
-        from ragauge.judges.llm.client import JudgeCallError
-        from ragauge.judges.llm.judge import _REASK
-        from ragauge.judges.llm.parse import parse_reply
+        from ragauge.judges.llm.reask import ask_parsed, parse_message
 
         cfg = self.config
         prompt = load_generation_prompt(task, lang)
         self.prompts[prompt.id] = prompt.sha256
-        messages = prompt.render(**values)
-        error: JudgeParseError | None = None
-        for _ in range(cfg.parse_retries + 1):
-            key = cache_key(model=cfg.model, prompt=prompt.id, prompt_sha256=prompt.sha256, messages=messages,
-                            schema=SCHEMAS[task], temperature=cfg.temperature, seed=cfg.seed, max_tokens=cfg.max_tokens)
-            try:
-                raw = await self._reply(key, prompt, messages, SCHEMAS[task])
-            except JudgeCallError as exc:
-                return None, {"kind": "call_failed", "error": str(exc), "raw": None}
-            try:
-                return parse_reply(raw, shape, allow_truncated=False).value, None
-            except JudgeParseError as exc:
-                error = exc
-                message = str(exc).partition("; raw reply: ")[0]
-                messages = messages + [{"role": "assistant", "content": raw},
-                                       {"role": "user", "content": _REASK[prompt.lang].format(error=message)}]
-                self.reasked += 1
-        assert error is not None
-        self.reasked -= 1  # the last failure was not re-asked
-        return None, {"kind": "unparseable", "error": str(error).partition("; raw reply: ")[0], "raw": error.raw[:2000]}
+        asked = await ask_parsed(
+            lambda key, messages: self._reply(key, prompt, messages, SCHEMAS[task]),
+            prompt.render(**values),
+            key_for=lambda messages: cache_key(
+                model=cfg.model, prompt=prompt.id, prompt_sha256=prompt.sha256, messages=messages,
+                schema=SCHEMAS[task], temperature=cfg.temperature, seed=cfg.seed, max_tokens=cfg.max_tokens),
+            shape=shape, lang=prompt.lang, retries=cfg.parse_retries,
+        )
+        self.reasked += asked.reasks
+        if asked.call_error is not None:
+            return None, {"kind": "call_failed", "error": str(asked.call_error), "raw": None}
+        if asked.parse_error is not None:
+            error = asked.parse_error
+            return None, {"kind": "unparseable", "error": parse_message(error), "raw": error.raw[:2000]}
+        return asked.value, None
 
 
 def _run(make: Any) -> Any:

@@ -42,24 +42,21 @@ from typing import Any, Awaitable, Callable, Sequence
 
 import numpy as np
 
-from ...errors import BudgetExceededError, JudgeParseError
+from ...errors import BudgetExceededError
 from ..types import UNSUPPORTED, ClaimVerdict, Provenance
 from .budget import Budget, PlannedCalls
 from .cache import ReplyCache, cache_key, default_cache_path
-from .client import ChatClient, JudgeCallError
+from .client import ChatClient
 from .config import LLMConfig, parse_judge_spec
 from .outcome import CALL_FAILED, UNPARSEABLE, Unscored, UnscoredList
-from .parse import claims_shape, parse_reply, questions_shape, verdicts_shape
+from .parse import claims_shape, questions_shape, verdicts_shape
 from .prompts import LANGS, TASKS, load_prompt
+from .reask import ask_parsed, parse_message
 from .spans import locate
 from .tokens import estimate_tokens
 from .usage import UsageLedger, narrowed, serving
 from .verdicts import LLMClaim, offsets, relevancy_from_questions, to_verdict
 
-_REASK = {
-    "en": "Your reply could not be used: {error}. Reply again with the JSON object only, following the format exactly.",
-    "ru": "Ваш ответ не удалось разобрать: {error}. Ответьте ещё раз только JSON-объектом точно в указанном формате.",
-}
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+")
 _DEFAULT = object()
 
@@ -245,35 +242,28 @@ class LLMJudge:
         cfg = self.config
         prompt = load_prompt(task, lang)
         self._prompts[prompt.id] = prompt.sha256
-        messages = prompt.render(**values)
-        error: JudgeParseError | None = None
-        for _ in range(cfg.parse_retries + 1):
-            key = cache_key(model=cfg.model, prompt=prompt.id, prompt_sha256=prompt.sha256, messages=messages,
-                            schema=prompt.schema, temperature=cfg.temperature, seed=cfg.seed,
-                            max_tokens=cfg.max_tokens)
-            try:
-                raw = await self._once(key, prompt, messages, min(est_completion, cfg.max_tokens))
-            except JudgeCallError as exc:
-                self._count(CALL_FAILED)
-                return Unscored(CALL_FAILED, str(exc), None, prompt.id)
-            if raw is None:  # dry run
-                return placeholder
-            try:
-                parsed = parse_reply(raw, shape, allow_truncated=allow_truncated)
-            except JudgeParseError as exc:
-                error = exc
-                message = str(exc).partition("; raw reply: ")[0]
-                messages = messages + [{"role": "assistant", "content": raw},
-                                       {"role": "user", "content": _REASK[lang].format(error=message)}]
-                continue
-            for r in parsed.repairs:
-                self._count("repaired: " + r.split(":")[0])
-            if error is not None:
-                self._count("re-asked after a parse error")
-            return parsed.value
-        self._count(UNPARSEABLE)
-        assert error is not None
-        return Unscored(UNPARSEABLE, str(error).partition("; raw reply: ")[0], error.raw, prompt.id)
+        est = min(est_completion, cfg.max_tokens)
+        asked = await ask_parsed(
+            lambda key, messages: self._once(key, prompt, messages, est),
+            prompt.render(**values),
+            key_for=lambda messages: cache_key(
+                model=cfg.model, prompt=prompt.id, prompt_sha256=prompt.sha256, messages=messages,
+                schema=prompt.schema, temperature=cfg.temperature, seed=cfg.seed, max_tokens=cfg.max_tokens),
+            shape=shape, lang=lang, retries=cfg.parse_retries, allow_truncated=allow_truncated,
+        )
+        if asked.call_error is not None:
+            self._count(CALL_FAILED)
+            return Unscored(CALL_FAILED, str(asked.call_error), None, prompt.id)
+        if asked.dry_run:
+            return placeholder
+        if asked.parse_error is not None:
+            self._count(UNPARSEABLE)
+            return Unscored(UNPARSEABLE, parse_message(asked.parse_error), asked.parse_error.raw, prompt.id)
+        for r in asked.repairs:
+            self._count("repaired: " + r.split(":")[0])
+        if asked.reasks:
+            self._count("re-asked after a parse error")
+        return asked.value
 
     # --- planning the whole suite up front --------------------------------------------------------
     def prefetch(self, samples: Sequence[Any], specs: Sequence[Any]) -> None:

@@ -1,0 +1,81 @@
+"""One ask of an LLM with strict parsing: the reply is parsed, and an unusable one is answered with the
+parse error and asked again (up to ``retries`` times). Shared by the LLM judge and the LLM question
+generator, which differ only in how a reply is fetched (cache, budget, in-flight sharing) and in what
+they make of a failure.
+
+    >>> import asyncio
+    >>> replies = iter(['{"x": ', '{"x": 1}'])
+    >>> async def reply(key, messages):
+    ...     return next(replies)
+    >>> asked = asyncio.run(ask_parsed(reply, [{"role": "user", "content": "?"}], key_for=len,
+    ...                                shape=lambda value, raw: value["x"], lang="en", retries=1))
+    >>> asked.value, asked.reasks
+    (1, 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable
+
+from ...errors import JudgeParseError
+from .client import JudgeCallError
+from .parse import parse_reply
+
+__all__ = ["REASK", "Asked", "ask_parsed", "parse_message"]
+
+REASK = {
+    "en": "Your reply could not be used: {error}. Reply again with the JSON object only, following the format exactly.",
+    "ru": "Ваш ответ не удалось разобрать: {error}. Ответьте ещё раз только JSON-объектом точно в указанном формате.",
+}
+
+Message = dict[str, str]
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What one ask came to: a parsed ``value``, or a call error, or the last parse error, or a dry run."""
+
+    value: Any = None
+    call_error: JudgeCallError | None = None
+    parse_error: JudgeParseError | None = None
+    dry_run: bool = False
+    reasks: int = 0  # how many times the model was asked again after an unusable reply
+    repairs: tuple[str, ...] = ()  # the parser's safe repairs of the reply that was used
+
+
+def parse_message(error: JudgeParseError) -> str:
+    """The parse error without the raw reply it quotes (what the model is told, what a report shows)."""
+    return str(error).partition("; raw reply: ")[0]
+
+
+async def ask_parsed(
+    reply: Callable[[str, list[Message]], Awaitable[str | None]],
+    messages: list[Message],
+    *,
+    key_for: Callable[[list[Message]], str],
+    shape: Any,
+    lang: str,
+    retries: int,
+    allow_truncated: bool = False,
+) -> Asked:
+    """Ask ``messages`` through ``reply(key_for(messages), messages)`` (None = dry run; it may raise
+    JudgeCallError) and parse the reply into ``shape``; each unusable reply is followed by the reply and
+    the parse error (``REASK[lang]``) and asked again, ``retries`` times at most."""
+    error: JudgeParseError | None = None
+    for attempt in range(retries + 1):
+        try:
+            raw = await reply(key_for(messages), messages)
+        except JudgeCallError as exc:
+            return Asked(call_error=exc, reasks=attempt)
+        if raw is None:
+            return Asked(dry_run=True, reasks=attempt)
+        try:
+            parsed = parse_reply(raw, shape, allow_truncated=allow_truncated)
+        except JudgeParseError as exc:
+            error = exc
+            messages = messages + [{"role": "assistant", "content": raw},
+                                   {"role": "user", "content": REASK[lang].format(error=parse_message(exc))}]
+            continue
+        return Asked(value=parsed.value, reasks=attempt, repairs=tuple(parsed.repairs))
+    return Asked(parse_error=error, reasks=retries)
