@@ -61,6 +61,13 @@ def test_corrupted_claims_are_not_supported(swap_verdicts, lang):
     assert len(caught) >= 0.9 * len(cases), sorted({c["id"] for c in cases} - set(caught))
 
 
+def test_a_dropped_negation_is_contradicted_and_a_kept_one_supported(swap_verdicts):
+    # ru-29: "Гарантия распространяется на ..." against "Гарантия не распространяется на ...": the same
+    # words at similarity 0.95, so only the NLI route's negation rule catches it
+    assert [v.label for v in swap_verdicts[("ru-29", "corrupted")]] == [CONTRADICTED]
+    assert _supported(swap_verdicts[("ru-29", "faithful")])  # "не покрывает" for "не распространяется"
+
+
 def test_number_swaps_are_contradicted_with_the_numbers_in_the_reason(swap_verdicts):
     cases = [c for c in CASES if c["kind"] in ("number", "percent") and c["reason_has"]]
     good = []
