@@ -166,3 +166,23 @@ def test_evaluate_run_scores_and_lists():
         evaluate_run(run, qrels, ["recall"])
     with pytest.raises(InputError, match="mixes"):
         evaluate_run({"q1": ["a"], "q2": {"y": 1.0}}, qrels, ["mrr"])
+
+
+@pytest.mark.parametrize("last", [[], "", ()])
+def test_an_empty_list_at_the_end_of_a_dict_run_is_still_refused(last):
+    # the fast path's one C-level pass never reaches an empty ranking at the end: the type is checked first
+    with pytest.raises(InputError, match="mixes"):
+        evaluate_run({"q1": {"d1": 2.0, "d2": 1.0}, "q2": last}, {"q1": {"d1": 1}, "q2": {}}, ["map"])
+
+
+def test_dict_subclasses_are_ranked_by_their_own_methods():
+    class Shifted(dict):  # a subclass whose get and values disagree with the stored items
+        def get(self, key, default=None):
+            return dict.get(self, key, default) if key != "d1" else 0.5
+
+        def values(self):
+            return [0.5 if k == "d1" else v for k, v in self.items()]
+
+    got = evaluate_run({"q1": {"d2": 3.0, "d1": 2.0}, "q2": Shifted(d1=2.0, d2=1.0)},
+                       {"q1": {"d1": 1}, "q2": {"d1": 1}}, ["mrr"])
+    assert got.values["mrr"].tolist() == [0.5, 0.5]  # d1 ranks below d2 once its score reads 0.5

@@ -190,3 +190,28 @@ def test_gains_kept_only_to_the_deepest_ndcg_cutoff(tmp_path, monkeypatch, measu
     shallow = join(read_qrels(q), read_run(r), gain_depth=9 if "map" in measures else 0, **flags)
     assert "_relevant" in shallow.batch.__dict__  # the fast path was taken
     assert shallow.batch.gains.shape[1] == (min(9, shallow.batch.retrieved.max()) if "map" in measures else 0)
+
+
+def test_a_docno_has_one_fingerprint_whatever_is_hashed_beside_it():
+    words = [b"d1", b"a-long-docno", b"x" * 16, b"", b"abcdefgh", b"abcdefghi", "док-5".encode()]
+    together = Tokens.from_column(words).fingerprint()
+    assert together.tolist() == [int(Tokens.from_column([w]).fingerprint()[0]) for w in words]
+    assert len(set(together.tolist())) == len(words)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_short_docnos_beside_long_ones_still_match(tmp_path, monkeypatch, threads):
+    # a short docno hashed in one slice with a long one used to get another fingerprint than the same
+    # docno hashed alone: the judged document went unmatched and scored 0
+    if threads == 2:
+        from ragauge.trec import _fastjoin
+
+        monkeypatch.setattr(_fastjoin, "_PARALLEL_LINES", 0)
+        monkeypatch.setattr(_fastjoin, "_cores", lambda: 2)
+    (tmp_path / "run").write_text("q1 Q0 a-long-docno-1 1 2.0 r\nq1 Q0 a-long-docno-2 2 1.0 r\n"
+                                  "q2 Q0 d1 1 2.0 r\nq2 Q0 d2 2 1.0 r\n")
+    (tmp_path / "qrels").write_text("q1 0 a-long-docno-2 1\nq2 0 d2 1\nq2 0 judged-long-01 0\n")
+    for small in (True, False):
+        monkeypatch.setattr(trec_io, "_SMALL_FILE", 8 << 20 if small else 0)
+        got = evaluate_files(tmp_path / "qrels", tmp_path / "run", measures=["map", "num_rel_ret"])
+        assert got.values["map"].tolist() == [0.5, 0.5] and got.values["num_rel_ret"].tolist() == [1, 1]

@@ -196,9 +196,9 @@ def scored_batch(
     rel_level: float = 1,
     gain_depth: int | None = None,
 ) -> RankingBatch | None:
-    """Batch of ``{doc_id: score}`` rankings (dicts, qrels too) that are already in strict score order, or
-    None when some query is not (unsorted or tied scores: use :func:`flatten_scored`) or some mapping is
-    not a dict.
+    """Batch of ``{doc_id: score}`` rankings (all plain dicts, qrels too) that are already in strict score
+    order, or None when some query is not (unsorted or tied scores: use :func:`flatten_scored`) or some
+    mapping is not a plain dict.
 
     Looks up the judged documents only (``map(run_q.get, qrels_q)``: their score, NaN when not retrieved),
     not every retrieved one; each one's rank is found by a vectorised binary search in its query's scores
@@ -210,16 +210,19 @@ def scored_batch(
     """
     if not np.isfinite(rel_level) or rel_level < 0:
         return None  # batch_from_columns raises the error
+    # plain dicts only (a subclass may override get or values; an empty list at the end of the run would
+    # never reach dict.values below): anything else takes the general path, which says what is wrong
+    if not (set(map(type, rankings)) <= {dict} and set(map(type, qrels)) <= {dict}):
+        return None
     nq = len(rankings)
-    try:  # something other than dicts (or numbers) raises here: the general path says what is wrong
+    try:  # a score or grade that is not a number raises here: the general path says which
         lengths = _lengths(rankings)
         judged_lengths = _lengths(qrels)
         if nq == 0 or not lengths.any():
             return None
         # one C-level pass, per query: the run's scores, the score of each judged document (NaN when it
         # is not retrieved: map(run_q.get, qrels_q)), the judged grades; the query's dicts are read while
-        # cached. ``dict.values`` refuses anything but a dict (no separate type scan: each one touches
-        # every dict once more, a cache miss apiece)
+        # cached
         block = lengths + 2 * judged_lengths
         bstart = np.cumsum(block) - block
         total = int(bstart[-1] + block[-1])

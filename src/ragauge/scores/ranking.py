@@ -263,7 +263,7 @@ def _evaluate_run(run, qrels, kernels, rel_level) -> RankingResult:
         query_ids = list(filter(qrels.__contains__, run))
         rankings = list(map(run.__getitem__, query_ids))
         judged = list(map(qrels.__getitem__, query_ids))
-    if rankings and type(rankings[0]) is dict:  # the usual dicts in score order: no type scan first
+    if rankings and type(rankings[0]) is dict:  # the usual plain dicts in score order: the fast path first
         batch = scored_batch(rankings, judged, rel_level=rel_level, gain_depth=_gain_depth(kernels))  # type: ignore[arg-type]
         if batch is not None:
             return _result(query_ids, batch, kernels)
@@ -276,10 +276,6 @@ def _evaluate_run(run, qrels, kernels, rel_level) -> RankingResult:
         )
     if not kinds or kinds & {list, tuple}:
         return _result(query_ids, build_batch(rankings, judged, rel_level=rel_level), kernels)  # type: ignore[arg-type]
-    if type(rankings[0]) is not dict:  # other mappings: scored_batch reads plain dicts only
-        batch = scored_batch(rankings, judged, rel_level=rel_level, gain_depth=_gain_depth(kernels))  # type: ignore[arg-type]
-        if batch is not None:
-            return _result(query_ids, batch, kernels)
     lengths, grades, scores, judged_lengths, judged_grades, tie_rank = flatten_scored(rankings, judged)  # type: ignore[arg-type]
     batch = batch_from_columns(
         lengths, grades, judged_lengths, judged_grades, rel_level=rel_level, scores=scores, tie_rank=tie_rank

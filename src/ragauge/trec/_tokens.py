@@ -114,10 +114,17 @@ class Tokens:
             sl = slice(lo, min(lo + _CHUNK, n))
             starts, lengths = self.span(slice(first + sl.start, first + sl.stop) if index is None else index[sl])
             h = lengths.astype(np.uint64) * _K2
+            shortest = int(lengths.min(initial=0))
             for k in range(0, int(lengths.max(initial=0)), 8):
-                h ^= self._word(starts, lengths, k)
-                h *= _K1
-                h ^= h >> np.uint64(31)
+                # a string takes a round per 8 of its own bytes, however long its neighbours in the slice
+                # are: the same string gets the same fingerprint wherever it is hashed
+                mixed = h ^ self._word(starts, lengths, k)
+                mixed *= _K1
+                mixed ^= mixed >> np.uint64(31)
+                if shortest > k:
+                    h = mixed
+                else:
+                    np.copyto(h, mixed, where=lengths > k)
             h *= _K2
             h ^= h >> np.uint64(29)
             out[sl] = h

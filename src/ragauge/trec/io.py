@@ -154,10 +154,15 @@ def _arrow_checked(path: Path, data, kind: str, width: int) -> TrecColumns | Non
     with ThreadPoolExecutor(1) as pool:
         unusual = pool.submit(lambda: _special(data) or _empty_field(data))
         try:
-            columns = _arrow(path, data, kind, width)
-        finally:
-            flagged = unusual.result()
-    return None if flagged else columns
+            columns, failure = _arrow(path, data, kind, width), None
+        except Exception as exc:  # noqa: BLE001 - a file the scans flag may trip pyarrow in any way
+            columns, failure = None, exc
+        flagged = unusual.result()
+    if flagged:
+        return None  # normalised and parsed again by the caller, whatever pyarrow made of it
+    if failure is not None:
+        raise failure
+    return columns
 
 
 def _special(data) -> bool:
