@@ -215,3 +215,15 @@ def test_short_docnos_beside_long_ones_still_match(tmp_path, monkeypatch, thread
         monkeypatch.setattr(trec_io, "_SMALL_FILE", 8 << 20 if small else 0)
         got = evaluate_files(tmp_path / "qrels", tmp_path / "run", measures=["map", "num_rel_ret"])
         assert got.values["map"].tolist() == [0.5, 0.5] and got.values["num_rel_ret"].tolist() == [1, 1]
+
+
+def test_ndcg_refuses_to_read_past_the_gains_a_batch_kept(tmp_path, monkeypatch):
+    q, r = _files(tmp_path, 6)
+    split = {f"q{i}" for i in range(0, 25, 5)}
+    r.write_text("\n".join(line for line in r.read_text().splitlines() if line.split()[0] not in split) + "\n")
+    shallow = join(read_qrels(q), read_run(r), gain_depth=3)
+    assert shallow.batch.gains.shape[1] == 3
+    compute(shallow, parse_measures(["ndcg_cut.2,3", "map"]))  # within the kept gains: fine
+    for measure in ("ndcg", "ndcg_cut.5"):
+        with pytest.raises(InputError, match="keeps the gains of the top 3 ranks only"):
+            compute(shallow, parse_measures([measure]))

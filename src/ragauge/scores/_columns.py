@@ -293,6 +293,8 @@ def scored_batch(
     num_rel = np.bincount(jrow, weights=judged_grades >= rel_level, minlength=nq).astype(np.int64)
     batch = RankingBatch(gains, lengths, num_rel, _ideal(jrow, judged_grades, nq), float(rel_level), judged)
     object.__setattr__(batch, "_relevant", relevant)
+    if depth < width:  # ndcg refuses to read past the gains kept
+        object.__setattr__(batch, "_gains_cut", depth)
     return batch
 
 

@@ -137,6 +137,12 @@ def ndcg(batch: RankingBatch, k: int | None = None, *, gain: str = "linear") -> 
     _check_k(k, "ndcg")
     if gain not in ("linear", "exponential"):
         raise InputError("ndcg: unknown gain", value=gain, hint="use 'linear' (trec_eval) or 'exponential' (Burges)")
+    cut = batch.__dict__.get("_gains_cut")  # a batch built with gain_depth keeps fewer gains
+    if cut is not None and (k is None or k > cut):
+        raise InputError(
+            f"ndcg{'' if k is None else f'@{k}'}: this batch keeps the gains of the top {cut} ranks only",
+            hint="build it with a gain_depth of at least k (None keeps every rank)",
+        )
     got = batch.gains if k is None else batch.gains[:, :k]
     ideal = batch.ideal if k is None else batch.ideal[:, :k]
     got = np.maximum(got, 0.0)

@@ -193,6 +193,8 @@ def _fast_join(tokens, qrels, run, *, rel_level, complete, max_docs, pool, gain_
     gains[rows[shallow], ranks[shallow]] = values[shallow]
     batch = RankingBatch(gains, retrieved, num_rel, ideal, float(rel_level), judged)
     object.__setattr__(batch, "_relevant", relevant)
+    if gain_cols < depth:  # ndcg refuses to read past the gains kept
+        object.__setattr__(batch, "_gains_cut", gain_cols)
     return query_ids, batch
 
 
