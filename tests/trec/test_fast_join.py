@@ -227,3 +227,22 @@ def test_ndcg_refuses_to_read_past_the_gains_a_batch_kept(tmp_path, monkeypatch)
     for measure in ("ndcg", "ndcg_cut.5"):
         with pytest.raises(InputError, match="keeps the gains of the top 3 ranks only"):
             compute(shallow, parse_measures([measure]))
+
+
+def test_the_general_join_matches_docnos_when_qrels_and_run_differ_in_their_longest_docno(tmp_path, monkeypatch):
+    # a query split over two blocks takes the general join; its fingerprints used to take as many rounds as
+    # the longest docno of the whole column, so no docno of the run (all <= 8 bytes) matched the qrels
+    # (one 15-byte docno): every judged document scored as unjudged
+    monkeypatch.setattr(trec_io, "_SMALL_FILE", 0)
+    (tmp_path / "run").write_text("q1 Q0 d1 1 2.0 r\nq2 Q0 d5 1 1.0 r\nq1 Q0 d2 2 1.0 r\n")
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq2 0 a-long-docno-x 1\nq2 0 d5 1\n")
+    qrels, run = read_qrels(tmp_path / "qrels"), read_run(tmp_path / "run")
+    assert fast_join_declines(qrels, run)
+    got = compute(join(qrels, run), parse_measures(["map", "num_rel_ret"]))
+    assert got.values["num_rel_ret"].tolist() == [1, 1] and got.values["map"].tolist() == [1.0, 0.5]
+
+
+def fast_join_declines(qrels, run) -> bool:
+    from ragauge.trec._fastjoin import fast_join
+
+    return fast_join(qrels, run, rel_level=1, complete=False, max_docs=None) is None

@@ -1,6 +1,6 @@
 """Integer keys for TREC columns: query codes in qid byte order, and 64-bit docno fingerprints.
 
-Fingerprints hash each docno's bytes (8 at a time, read in place from the pyarrow buffers) with its
+Fingerprints (``Tokens.fingerprint``, the same as the fast join's) hash each docno's bytes (8 at a time) with its
 length, all in vectorised numpy: no Python object and no hash table per document. They are only a
 fast way to *find* matches: the join checks every match byte for byte and falls back to exact codes
 (:func:`_encode`) when two different docnos collide.
@@ -9,15 +9,11 @@ fast way to *find* matches: the join checks every match byte for byte and falls 
 from __future__ import annotations
 
 import sys
-
 from itertools import chain
 
 import numpy as np
 
 from ._tokens import Tokens
-
-_MASKS = np.array([(1 << (8 * i)) - 1 for i in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
-_K1, _K2 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9)
 
 
 def _arrow(*columns):
@@ -118,40 +114,11 @@ def fingerprints(first, second) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def _fingerprint(column) -> np.ndarray:
-    import pyarrow as pa
-
-    if column.null_count:
-        raise ValueError("docno columns have no nulls")
-    if pa.types.is_large_binary(column.type) or pa.types.is_large_string(column.type):
-        offset_type = np.dtype(np.int64)
-    else:
-        column = column.cast(pa.binary())
-        offset_type = np.dtype(np.int32)
-    n = len(column)
-    _, offsets_buf, data_buf = column.buffers()
-    offsets = np.frombuffer(offsets_buf, offset_type, n + 1, column.offset * offset_type.itemsize)
-    end = int(offsets[-1]) if n else 0
-    padded = np.zeros(end + 8, dtype=np.uint8)  # 8 spare bytes: a word may start at the last byte
-    if end:
-        padded[:end] = np.frombuffer(data_buf, np.uint8, end)
-    # the 8-byte little-endian word that starts at each byte (overlapping, no copy)
-    words = np.ndarray(shape=(end + 1,), dtype="<u8", buffer=padded, strides=(1,))
-    start, length = offsets[:-1], np.diff(offsets)
-    h = length.astype(np.uint64) * _K2
-    for k in range(0, int(length.max(initial=0)), 8):
-        at = start + k if k == 0 or int(start[-1]) + k <= end else np.minimum(start + k, end)
-        w = words[at]
-        if int(length.min()) < k + 8:  # bytes past a docno's end are not part of it
-            left = np.minimum(length - k, 8)
-            if k:
-                np.maximum(left, 0, out=left)
-            w &= _MASKS[left]
-        h ^= w
-        h *= _K1
-        h ^= h >> np.uint64(31)
-    h *= _K2
-    h ^= h >> np.uint64(29)
-    return h
+    """The same 64-bit fingerprints as the fast join's (``Tokens.fingerprint``): one hash for both paths."""
+    tokens = Tokens.from_column(column)
+    if tokens is None:
+        raise ValueError("docno columns are binary or string arrays without nulls")
+    return tokens.fingerprint()
 
 
 def _row_key(rows: np.ndarray, prints: np.ndarray, shift: int) -> np.ndarray:
