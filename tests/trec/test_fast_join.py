@@ -246,3 +246,43 @@ def fast_join_declines(qrels, run) -> bool:
     from ragauge.trec._fastjoin import fast_join
 
     return fast_join(qrels, run, rel_level=1, complete=False, max_docs=None) is None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_docnos_of_every_length_match_on_every_path(tmp_path, monkeypatch, seed):
+    # random docnos of 1-30 bytes whose longest ones differ between the qrels and the run (the hash once
+    # took its rounds from the longest docno of a slice or column), some queries split over blocks (general
+    # join) or not (fast join, one and two threads): all equal to the exact join
+    rng = np.random.default_rng(100 + seed)
+    alphabet = np.array(list("abcxyz0123456789-_"))
+
+    def names(low, high, n):
+        return sorted({"".join(rng.choice(alphabet, int(rng.integers(low, high + 1)))) for _ in range(n)})
+
+    short, long = names(1, 8, 60), names(9, 30, 60)
+    run_pool = short + (long[:20] if seed % 3 == 0 else [])  # the run's docnos mostly short
+    extra_pool = long if seed % 2 == 0 else short  # unretrieved judgements: long or short ones
+    run_blocks, qrels_lines = [], []
+    for q in range(12):
+        docs = rng.choice(run_pool, size=int(rng.integers(1, 25)), replace=False)
+        block = [f"q{q} Q0 {d} {i + 1} {30 - i} r" for i, d in enumerate(docs)]
+        if seed % 2 and q % 4 == 0 and len(block) > 1:  # split over two blocks: the general join
+            run_blocks += [block[1:], block[:1]]
+        else:
+            run_blocks.append(block)
+        judged = list(rng.choice(docs, size=min(3, len(docs)), replace=False))
+        judged += [d for d in rng.choice(extra_pool, size=3, replace=False) if d not in judged]
+        qrels_lines += [f"q{q} 0 {d} {int(rng.integers(1, 3))}" for d in judged]
+    (tmp_path / "run").write_text("\n".join(line for b in run_blocks for line in b) + "\n")
+    (tmp_path / "qrels").write_text("\n".join(qrels_lines) + "\n")
+    measures = parse_measures(["map", "num_rel_ret", "ndcg_cut.5", "recip_rank"])
+    from ragauge.trec import _fastjoin
+
+    for big, threads in ((False, 1), (True, 1), (True, 2)):
+        monkeypatch.setattr(trec_io, "_SMALL_FILE", 8 << 20 if not big else 0)
+        monkeypatch.setattr(_fastjoin, "_PARALLEL_LINES", 0 if threads == 2 else 1 << 40)
+        monkeypatch.setattr(_fastjoin, "_cores", lambda: 2)
+        qrels, run = read_qrels(tmp_path / "qrels"), read_run(tmp_path / "run")
+        exact = compute(join(qrels, run, exact=True), measures)
+        assert exact.values["num_rel_ret"].sum() > 0
+        _assert_same(compute(join(qrels, run), measures), exact)
