@@ -26,12 +26,21 @@ PROFILE = '[profiles.guard]\nmode = "non_inferior"\nthresholds = { "mrr@5" = ">=
 def test_baseline_pass_and_regression_fail(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "ragauge.toml").write_text(PROFILE, encoding="utf-8")
-    base = _write(tmp_path / "base.jsonl", _rows())
+    base = _write(tmp_path / "base.jsonl", _rows(200))
     assert main(["eval", str(base), "--out", "b", "--profile", "none", "--metrics", "mrr@5"]) == 0
     capsys.readouterr()
+    # the same answers on 200 pairs show the new run within the default margin 0.02 (rule of three:
+    # unseen pairs that could differ stay below 1.5 %); on 40 pairs they could not (below 7.2 %)
     assert main(["eval", str(base), "--out", "n", "--profile", "guard", "--baseline", "b/results.json"]) == 0
     out = capsys.readouterr().out
     assert "vs baseline" in out and "→ +0.000" in out and "Compared with baseline b/results.json" in out
+    small = _write(tmp_path / "small.jsonl", _rows(40))
+    assert main(["eval", str(small), "--out", "s", "--profile", "none", "--metrics", "mrr@5"]) == 0
+    assert main(["eval", str(small), "--out", "s2", "--profile", "guard", "--baseline", "s"]) == 1
+    assert "rule-of-three" in json.loads((tmp_path / "s2" / "results.json").read_text(encoding="utf-8"))["gates"][0]["reason"]
+    capsys.readouterr()
+    base = _write(tmp_path / "base.jsonl", _rows())
+    assert main(["eval", str(base), "--out", "b", "--profile", "none", "--metrics", "mrr@5"]) == 0
     worse = _write(tmp_path / "worse.jsonl", _rows(miss_every=3))
     code = main(["eval", str(worse), "--out", "w", "--profile", "guard", "--baseline", "b", "--margin", "0.05"])
     out = capsys.readouterr().out

@@ -38,9 +38,13 @@ def test_confident_mode_needs_the_whole_interval():
 
 
 def test_lower_is_better_uses_upper_bound():
-    s = {"latency_p95": _summary("latency_p95", list(np.linspace(1000, 2000, 50)))}
+    s = {"latency_p95": _summary("latency_p95", list(np.linspace(1000, 2000, 200)))}
     g = check_gates(_profile(Threshold(("latency_p95",), "<", 3000, "confident")), s)[0]
     assert g.status == "pass" and "ms" in g.reason
+    # 50 latencies cannot bound a p95 from above (order statistics): a confident gate cannot pass
+    s = {"latency_p95": _summary("latency_p95", list(np.linspace(1000, 2000, 50)))}
+    g = check_gates(_profile(Threshold(("latency_p95",), "<", 3000, "confident")), s)[0]
+    assert g.status == "fail" and "too small" in g.reason
 
 
 def test_alternatives_skipped_and_unscored():

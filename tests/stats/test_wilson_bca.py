@@ -60,9 +60,11 @@ def test_metric_ci_dispatch():
     assert pct.method == "bootstrap-percentile" and (pct.low, pct.high) != (bca.low, bca.high)
     # BCa shifts right for a right-skewed mean, as it should
     assert bca.low > pct.low and bca.high > pct.high
-    assert metric_ci(x, percentile=95).method == "bootstrap-percentile"
-    # 0/1 values of a percentile metric (unusual) keep the bootstrap: Wilson is for means only
-    assert metric_ci(binary, percentile=50).method == "bootstrap-percentile"
+    # percentiles: order statistics, and no interval where 40 values cannot bound a p95 from above
+    assert metric_ci(x, percentile=50).method == "order statistics"
+    assert metric_ci(x, percentile=95) is None
+    # 0/1 values of a percentile metric (unusual) are a percentile too: Wilson is for means only
+    assert metric_ci(binary, percentile=50).method == "order statistics"
     # deterministic
     assert (metric_ci(x, seed=1).low, metric_ci(x, seed=1).high) == (bca.low, bca.high)
 
@@ -93,4 +95,26 @@ def test_summaries_record_the_method():
     ndcg = summarise(parse_metric("ndcg@5"), ScoreColumn([0.2, 0.9, 0.5, 0.7], [None] * 4), CIConfig())
     assert ndcg.ci.method.startswith("bootstrap-")
     lat = summarise(parse_metric("latency_p95"), ScoreColumn([100.0, 0.0, 1.0, 300.0], [None] * 4), CIConfig())
-    assert lat.ci.method == "bootstrap-percentile"
+    assert lat.ci is None  # 4 latencies cannot bound a p95
+    lat = summarise(parse_metric("latency_p50"), ScoreColumn(list(range(100, 120)), [None] * 20), CIConfig())
+    assert lat.ci.method == "order statistics" and lat.ci.low <= 109.5 <= lat.ci.high
+
+
+def test_quantile_interval_covers_a_high_percentile_where_the_bootstrap_does_not():
+    # lognormal latencies: the order-statistic interval of p95 covers the true p95 at least 95 % of the
+    # time (n = 100); a bootstrap interval of p95 cannot go beyond the sample's maximum
+    from ragauge.stats import quantile_ci
+
+    rng = np.random.default_rng(11)
+    true = float(np.exp(1.6448536269514722))  # p95 of lognormal(0, 1)
+    covered = sum(iv.low <= true <= iv.high for iv in (quantile_ci(rng.lognormal(size=100), 95) for _ in range(400)))
+    assert covered / 400 >= 0.93
+    assert quantile_ci(rng.lognormal(size=71), 95) is None and quantile_ci(rng.lognormal(size=72), 95) is not None
+
+
+def test_every_value_equal_gives_a_rule_of_three_interval_not_a_point():
+    iv = metric_ci(np.full(2, 0.9))
+    assert iv.method == "zero spread (rule of three)" and iv.low < 0.6 and iv.high == pytest.approx(0.9 + (1 - 0.025 ** 0.5) * 0.1)
+    wide, narrow = metric_ci(np.full(10, 0.9)), metric_ci(np.full(1000, 0.9))
+    assert wide.low < narrow.low < 0.9 < narrow.high < wide.high
+    assert metric_ci(np.full(5, 1200.0)) is None  # not a [0, 1] score: no bound can be claimed

@@ -101,7 +101,7 @@ def check_threshold(
     bound = s.ci.low if th.op in (">=", ">") else s.ci.high
     ok_ci = _OPS[th.op](bound, th.value)
     side = "lower" if th.op in (">=", ">") else "upper"
-    span = f"95% CI [{_fmt(s.ci.low, unit)}, {_fmt(s.ci.high, unit)}]"
+    span = f"{s.ci.level:.0%} CI [{_fmt(s.ci.low, unit)}, {_fmt(s.ci.high, unit)}]"
     if ok_ci:
         reason = f"{name} = {shown}, {span}: the whole interval is {want} (profile {profile}, confident)"
     elif ok:

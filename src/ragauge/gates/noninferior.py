@@ -86,7 +86,8 @@ def check_non_inferior(
     from ..stats.intervals import aggregate
 
     base_v, new_v = aggregate(pairing.base, s.spec.percentile), aggregate(pairing.new, s.spec.percentile)
-    worst = -float(r.lower_bound)  # how much worse the new run may plausibly be (negative: surely better)
+    # how much worse the new run may plausibly be (negative: surely better; None: no bound can be given)
+    worst = None if r.lower_bound is None else -float(r.lower_bound)
     head = (f"{name} = {_f(new_v, unit)} vs baseline {_f(base_v, unit)} on {pairing.n} paired samples "
             f"(change {new_v - base_v:+.4g})")
     bound = f"one-sided {1 - ALPHA:.0%} bound, {r.method}, p = {r.p_value:.3g}"
@@ -94,8 +95,8 @@ def check_non_inferior(
         at_worst = f"at worst {_f(worst, unit)} worse" if worst > 0 else f"at least {_f(-worst, unit)} better"
         what = f"not worse than the baseline by more than the margin {m_txt}: {at_worst} ({bound})"
     else:
-        what = (f"not shown to be within the margin {m_txt} of the baseline: it may be up to {_f(worst, unit)} "
-                f"worse ({bound})")
+        how_bad = f"it may be up to {_f(worst, unit)} worse" if worst is not None else "no bound on how much worse"
+        what = f"not shown to be within the margin {m_txt} of the baseline: {how_bad} ({bound})"
     bar = "meets" if _OPS[th.op](s.value, th.value) else "misses"  # value is not None here (pairs exist)
     tail = (f"; for reference it {bar} the absolute bar {_WORDS[th.op]} {th.value:g} "
             f"(profile {profile}, non_inferior vs {baseline.source}, margin from {margin_origin})")

@@ -3,6 +3,6 @@
 Everything random takes a seed; comparisons pair samples by id. See docs/statistics.md.
 """
 
-from .intervals import Interval, aggregate, bootstrap_ci, is_binary, metric_ci, wilson_ci
+from .intervals import Interval, aggregate, bootstrap_ci, is_binary, metric_ci, quantile_ci, wilson_ci
 
-__all__ = ["Interval", "aggregate", "bootstrap_ci", "is_binary", "metric_ci", "wilson_ci"]
+__all__ = ["Interval", "aggregate", "bootstrap_ci", "is_binary", "metric_ci", "quantile_ci", "wilson_ci"]

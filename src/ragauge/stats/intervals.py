@@ -10,8 +10,13 @@
   (``hit_rate@k``, ``hallucination_rate``, ``toxicity``): with ``p = k/n`` and ``z = Phi^-1((1+level)/2)``,
   ``(p + z^2/(2n) -+ z sqrt(p(1-p)/n + z^2/(4n^2))) / (1 + z^2/n)``. Unlike the bootstrap it does not
   collapse to a point when every value is 0 (or 1), and it covers close to the nominal level at small n.
-- :func:`metric_ci` picks: Wilson when every value is 0 or 1 and the aggregate is the mean, else the
-  bootstrap (BCa for means, percentile for percentiles).
+- **Order statistics** for percentiles (p50/p95 latency): ``[x_(l), x_(u)]`` from Binomial(n, q), with
+  coverage of at least ``level`` for any continuous distribution, and no interval at all where the sample
+  cannot bound the percentile (p95 below n = 72); the bootstrap never goes past the sample's maximum and
+  under-covers high percentiles badly at small n.
+- :func:`metric_ci` picks: Wilson when every value is 0 or 1 and the aggregate is the mean, order
+  statistics for a percentile, a rule-of-three interval when every value is the same score in [0, 1]
+  (the bootstrap would collapse to a point), else the BCa bootstrap.
 Same values + same seed => same interval.
 """
 
@@ -133,6 +138,44 @@ def is_binary(values: np.ndarray) -> bool:
     return bool(values.size) and bool(np.all((values == 0) | (values == 1)))
 
 
+def quantile_ci(values: np.ndarray, percentile: float, *, level: float = 0.95) -> Interval | None:
+    """Distribution-free interval of a percentile from order statistics: ``[x_(l), x_(u)]`` with
+    ``l`` = the ``(1-level)/2`` quantile and ``u - 1`` = the ``(1+level)/2`` quantile of Binomial(n, q)
+    (coverage at least ``level`` for any continuous distribution). None when the sample is too small to
+    bound the percentile on one side (p95 needs n >= 72 at 95 %): a bootstrap of p95 never goes beyond the
+    sample's maximum and covered the true p95 in 39 % of samples of 10 (66 % of 20) in simulation.
+
+    >>> iv = quantile_ci(np.arange(1.0, 101.0), 50)
+    >>> (iv.low, iv.high, iv.method)
+    (40.0, 61.0, 'order statistics')
+    >>> quantile_ci(np.arange(1.0, 21.0), 95) is None
+    True
+    """
+    from scipy.stats import binom
+
+    _check_level(level)
+    x = np.sort(np.asarray(values, dtype=np.float64))
+    n = int(x.size)
+    if n < 2:
+        return None
+    q, tail = percentile / 100.0, (1.0 - level) / 2.0
+    low_rank = int(binom.ppf(tail, n, q))  # 1-based: P(Bin(n, q) <= low_rank - 1) < tail
+    high_rank = int(binom.ppf(1.0 - tail, n, q)) + 1  # 1-based: P(Bin(n, q) <= high_rank - 1) >= 1 - tail
+    if low_rank < 1 or high_rank > n:
+        return None
+    return Interval(float(x[low_rank - 1]), float(x[high_rank - 1]), level, "order statistics", n)
+
+
+def _zero_spread_ci(value: float, n: int, level: float) -> Interval | None:
+    """Every value equal (and not 0/1): the bootstrap collapses to a point. For a score in [0, 1], bound
+    the share of unseen values that could differ by the rule of three (``1 - (1-level)/2 ** (1/n)``,
+    about 3.7/n at 95 %) and let them sit at 0 (lower bound) or 1 (upper bound); None for other scales."""
+    if not 0.0 <= value <= 1.0 or n < 2:
+        return None
+    share = 1.0 - ((1.0 - level) / 2.0) ** (1.0 / n)
+    return Interval(value * (1.0 - share), value + share * (1.0 - value), level, "zero spread (rule of three)", n)
+
+
 def metric_ci(
     values: np.ndarray,
     *,
@@ -141,10 +184,13 @@ def metric_ci(
     n_resamples: int = 2000,
     seed: int = 0,
 ) -> Interval | None:
-    """The interval a summary reports: Wilson for a mean of 0/1 values, else the bootstrap
-    (BCa for means, percentile for percentiles)."""
+    """The interval a summary reports: Wilson for a mean of 0/1 values, order statistics for a
+    percentile, the rule of three when every value is the same score, else the BCa bootstrap."""
     values = np.asarray(values, dtype=np.float64)
-    if percentile is None and is_binary(values):
+    if percentile is not None:
+        return quantile_ci(values, percentile, level=level)
+    if is_binary(values):
         return wilson_ci(int(values.sum()), int(values.size), level=level)
-    return bootstrap_ci(values, percentile=percentile, level=level, n_resamples=n_resamples, seed=seed,
-                        method="bca" if percentile is None else "percentile")
+    if values.size >= 2 and float(np.ptp(values)) == 0.0:
+        return _zero_spread_ci(float(values[0]), int(values.size), level)
+    return bootstrap_ci(values, level=level, n_resamples=n_resamples, seed=seed, method="bca")

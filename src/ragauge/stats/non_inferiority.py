@@ -69,26 +69,50 @@ def non_inferiority(
     if n < 2:
         return NonInferiorityResult(margin, alpha, n, None, None, None, "none", False,
                                     f"only {n} paired sample(s): non-inferiority cannot be shown")
-    improvement = s * float(_agg(new, percentile) - _agg(base, percentile))
+    improvement = s * float(_agg(new, percentile) - _agg(base, percentile)) + 0.0  # no "-0"
     if percentile is None:
         d = s * (new - base)
         sd = float(np.std(d, ddof=1))
-        if sd == 0:
-            lower = improvement
-            p = 0.0 if improvement > -margin else 1.0
+        if sd == 0:  # every pair differs by the same amount: the t-test would claim certainty
+            lower, p = _zero_spread_bound(improvement, n, alpha, margin, _in_unit_range(base, new))
+            method = "zero spread: rule-of-three bound"
         else:
             se = sd / math.sqrt(n)
             lower = improvement - float(_st.t.ppf(1 - alpha, n - 1)) * se
             p = float(_st.t.sf((improvement + margin) / se, n - 1))
-        method = "one-sided paired t-test"
+            method = "one-sided paired t-test"
     else:
         boot = s * _bootstrap_differences(base, new, percentile, n_resamples, _rng(seed))
         lower = float(np.quantile(boot, alpha))
         p = float(np.mean(boot <= -margin))
         method = "one-sided paired bootstrap (percentile)"
-    ok = lower > -margin
+    ok = lower is not None and lower > -margin
     word = "not worse" if ok else "not shown to be within the margin"
-    reason = (f"improvement {improvement:+.4g}, one-sided {1 - alpha:.0%} lower bound {lower:+.4g} vs "
+    bound = (f"one-sided {1 - alpha:.0%} lower bound {lower:+.4g}" if lower is not None
+             else "no lower bound (every pair differs by the same amount, on a scale without limits)")
+    reason = (f"improvement {improvement:+.4g}, {bound} vs "
               f"-margin {-margin:+.4g} (p = {p:.3g}): new is {word}"
               + (f" than base by more than {margin:g}" if ok else f" of base (margin {margin:g})"))
     return NonInferiorityResult(margin, alpha, n, improvement, lower, p, method, ok, reason)
+
+
+def _in_unit_range(*arrays: np.ndarray) -> bool:
+    return all(bool(np.all((a >= 0.0) & (a <= 1.0))) for a in arrays)
+
+
+def _zero_spread_bound(improvement: float, n: int, alpha: float, margin: float, unit: bool) -> tuple[float | None, float]:
+    """Lower bound and p-value when all ``n`` paired differences equal ``improvement``.
+
+    Seeing no pair differ in ``n`` only bounds the share of pairs that could: below ``1 - alpha**(1/n)``
+    (the rule of three, about 3/n). For scores in [0, 1] such a pair can be worse by 1 at most, so
+    ``lower = improvement - share * (1 + improvement)``; ``p`` is the chance of seeing no differing pair if
+    just enough of them (share ``(improvement + margin) / (1 + improvement)``) made the change ``-margin``.
+    Any other scale has no such bound (None, ``p = 1``): 2 identical latencies prove nothing.
+    """
+    if not unit:
+        return None, 1.0
+    share = 1.0 - alpha ** (1.0 / n)
+    lower = improvement - share * (1.0 + improvement)
+    needed = (improvement + margin) / (1.0 + improvement) if improvement > -1.0 else 0.0
+    p = 1.0 if needed <= 0 else float((1.0 - min(needed, 1.0)) ** n)
+    return lower, p
