@@ -213,3 +213,15 @@ def test_non_inferiority():
     assert p.non_inferior and "bootstrap" in p.method
     # p-value and bound agree: t-test at alpha
     assert (r.p_value < r.alpha) == r.non_inferior
+
+
+def test_non_inferiority_with_no_spread_is_bounded_by_the_rule_of_three():
+    from ragauge.stats.non_inferiority import non_inferiority as ni
+
+    two = ni(np.ones(2), np.ones(2), 0.02)  # used to pass with p = 0
+    assert not two.non_inferior and two.method.startswith("zero spread") and two.p_value > 0.9
+    assert not ni(np.ones(40), np.ones(40), 0.02).non_inferior  # 40 identical pairs: up to 7 % could differ
+    many = ni(np.ones(200), np.ones(200), 0.02)
+    assert many.non_inferior and -0.02 < many.lower_bound < -0.01 and many.p_value < 0.05
+    latency = ni(np.full(5, 1200.0), np.full(5, 1200.0), 100.0, higher_is_better=False)
+    assert not latency.non_inferior and latency.lower_bound is None and "no lower bound" in latency.reason
