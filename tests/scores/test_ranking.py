@@ -186,3 +186,22 @@ def test_dict_subclasses_are_ranked_by_their_own_methods():
     got = evaluate_run({"q1": {"d2": 3.0, "d1": 2.0}, "q2": Shifted(d1=2.0, d2=1.0)},
                        {"q1": {"d1": 1}, "q2": {"d1": 1}}, ["mrr"])
     assert got.values["mrr"].tolist() == [0.5, 0.5]  # d1 ranks below d2 once its score reads 0.5
+
+
+@pytest.mark.parametrize("grade", [float("inf"), float("-inf")])
+def test_an_infinite_qrels_grade_is_refused(grade):
+    for run in ({"q": {"a": 1.0, "b": 0.5}}, {"q": ["a", "b"]}, {"q": {"a": 0.5, "b": 0.5}}):
+        with pytest.raises(InputError, match="not a finite number"):
+            evaluate_run(run, {"q": {"a": grade, "b": 1}}, ["ndcg@10", "map"])
+
+
+def test_a_nan_qrels_grade_means_not_judged():
+    for run in ({"q": {"a": 1.0, "b": 0.5}}, {"q": ["a", "b"]}):
+        got = evaluate_run(run, {"q": {"a": float("nan"), "b": 1}}, ["ndcg@10", "map"]).values
+        unjudged = evaluate_run(run, {"q": {"b": 1}}, ["ndcg@10", "map"]).values
+        assert {k: v.tolist() for k, v in got.items()} == {k: v.tolist() for k, v in unjudged.items()}
+
+
+def test_a_cutoff_in_other_digits_is_an_input_error():
+    with pytest.raises(InputError):
+        evaluate_run({"q": {"a": 1.0}}, {"q": {"a": 1}}, ["ndcg@²"])

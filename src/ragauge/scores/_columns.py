@@ -122,7 +122,18 @@ def _values(groups: Sequence[Mapping[str, float]]):
 
 def _judged_columns(qrels: Sequence[Mapping[str, float]]) -> tuple[np.ndarray, np.ndarray]:
     lengths = _lengths(qrels)
-    return lengths, np.fromiter(_values(qrels), dtype=np.float64, count=int(lengths.sum()))
+    grades = np.fromiter(_values(qrels), dtype=np.float64, count=int(lengths.sum()))
+    _check_grades(grades)
+    return lengths, grades
+
+
+def _check_grades(grades: np.ndarray) -> None:
+    """An infinite qrels grade is refused (ndcg would be inf/inf). A NaN grade means "not judged" here, as
+    it does for every unjudged document (the data layer refuses NaN grades before they get here)."""
+    if grades.size and np.isinf(grades).any():
+        bad = grades[np.isinf(grades)][0]
+        raise InputError(f"a qrels grade is {bad}, not a finite number",
+                         hint="give every judged document a number such as 0, 1, 2 (or leave it out)")
 
 
 def _grades(rankings: Sequence, qrels: Sequence[Mapping[str, float]], count: int) -> np.ndarray:
@@ -255,6 +266,7 @@ def scored_batch(
         return None
     del descending
     judged_grades = flat[grade_at]
+    _check_grades(judged_grades)
     jrow = np.repeat(np.arange(nq), judged_lengths)
     found = flat[found_at]
     hit = ~np.isnan(found)

@@ -228,7 +228,7 @@ def _measure(name: str):
         )
     k = None
     if cut:
-        if not cut.isdigit() or int(cut) < 1:
+        if not (cut.isascii() and cut.isdigit()) or int(cut) < 1:
             raise InputError(f"measure {name!r}: the cutoff after '@' must be a positive integer")
         k = int(cut)
     if k is None and key in _NEEDS_K:
@@ -254,6 +254,7 @@ def evaluate_run(
     (ranked as given). Queries present in both run and qrels are scored (trec_eval's rule), in the
     run's order. Measures: ``ndcg@k`` (linear gain), ``ndcg_exp@k``, ``mrr@k``, ``recall@k``,
     ``precision@k``, ``map@k``, ``hit_rate@k``, ``r_precision``; no ``@k`` = whole ranking.
+    A NaN qrels grade counts as not judged; an infinite one raises InputError.
     """
     kernels = {name: _measure(name) for name in measures}
     with small_pages(only_if_thp_always=True):  # see small_pages: few big arrays, each filled once
