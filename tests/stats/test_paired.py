@@ -225,3 +225,16 @@ def test_non_inferiority_with_no_spread_is_bounded_by_the_rule_of_three():
     assert many.non_inferior and -0.02 < many.lower_bound < -0.01 and many.p_value < 0.05
     latency = ni(np.full(5, 1200.0), np.full(5, 1200.0), 100.0, higher_is_better=False)
     assert not latency.non_inferior and latency.lower_bound is None and "no lower bound" in latency.reason
+
+
+def test_nan_scores_are_refused_not_compared():
+    from ragauge.stats.paired import compare_scores
+    from ragauge.stats.slices import check_slices
+
+    with pytest.raises(InputError, match="NaN or infinite"):
+        compare_scores({"a": float("nan"), "b": 0.5, "c": 0.7}, {"a": 0.1, "b": 0.6, "c": 0.8})
+    with pytest.raises(InputError, match="NaN or infinite"):
+        check_slices({"m": [float("nan")] + [0.5] * 11}, {"m": True}, {"t": range(6)})
+    # None is how an unscored sample is given: it is dropped and counted
+    r = compare_scores({"a": None, "b": 0.5, "c": 0.7}, {"a": 0.1, "b": 0.6, "c": 0.8}, allow_intersection=True)
+    assert r.n == 2

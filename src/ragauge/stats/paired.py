@@ -39,6 +39,7 @@ from typing import Any, Mapping
 import numpy as np
 from scipy import stats as _st
 
+from ..errors import InputError
 from .intervals import Interval
 from .non_inferiority import NonInferiorityResult, non_inferiority
 from .paired_tests import (
@@ -136,6 +137,9 @@ def compare_paired(
     new = np.asarray(new, dtype=np.float64)
     if base.shape != new.shape or base.ndim != 1:
         raise ValueError("base and new must be 1-D arrays of the same length (paired by position)")
+    if not (np.isfinite(base).all() and np.isfinite(new).all()):  # NaN would make every test say p = 0
+        raise InputError(f"{metric}: a paired score is NaN or infinite",
+                         hint="leave an unscored sample out (None in compare_scores) instead of NaN")
     n = int(base.size)
     aggregate = "mean" if percentile is None else f"p{percentile:g}"
     common = dict(metric=metric, aggregate=aggregate, higher_is_better=higher_is_better, n=n, alpha=alpha,

@@ -24,6 +24,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ..errors import InputError
+
 from .paired_tests import holm
 
 #: Largest ``n * B`` for which the permutation test runs; beyond it, Welch's t-test.
@@ -114,6 +116,9 @@ def check_slices(
         hib = higher_is_better.get(metric, True)
         scored = np.array([v is not None for v in values])
         vals = np.array([0.0 if v is None else v for v in values], dtype=np.float64)
+        if not np.isfinite(vals).all():  # NaN would make the slice test's every comparison false
+            raise InputError(f"{metric}: a per-sample value is NaN or infinite",
+                             hint="mark an unscored sample as None instead of NaN")
         for tag, idx in tags.items():
             mask = np.zeros(len(values), dtype=bool)
             mask[list(idx)] = True
