@@ -59,3 +59,11 @@ def test_alternatives_skipped_and_unscored():
     assert gates[2].status == "unscored" and "all 2 samples are unscored" in gates[2].reason
     assert not overall_passed(gates)
     assert overall_passed([gates[1]])
+
+
+def test_a_reason_says_how_many_samples_were_unscored():
+    s = {"mrr": _summary("mrr", [1.0, 1.0, 0.5, None, None])}
+    point = check_gates(_profile(Threshold(("mrr",), ">=", 0.5)), s)[0]
+    assert point.status == "pass" and "2 of 5 samples unscored" in point.reason
+    whole = {"mrr": _summary("mrr", [1.0, 1.0, 0.5])}
+    assert "unscored" not in check_gates(_profile(Threshold(("mrr",), ">=", 0.5)), whole)[0].reason

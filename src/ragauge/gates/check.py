@@ -89,9 +89,11 @@ def check_threshold(
         return check_non_inferior(th, s, baseline, margin=m, margin_origin=origin, profile=profile)
     ok = _OPS[th.op](s.value, th.value)
     shown = _fmt(s.value, unit)
+    # the value stands on the scored samples only: say when some were not
+    gone = f"; {s.n_unscored} of {s.n + s.n_unscored} samples unscored" if s.n_unscored else ""
     if th.mode == "point":
         verdict = "meets" if ok else "misses"
-        reason = f"{name} = {shown} {verdict} the bar: {want} (profile {profile}, point estimate)"
+        reason = f"{name} = {shown} {verdict} the bar: {want} (profile {profile}, point estimate{gone})"
         return GateResult(name, th.op, th.value, th.mode, "pass" if ok else "fail", reason, s.value, lo, hi)
     # confident: the interval bound on the far side must meet the threshold too
     if s.ci is None:
@@ -103,12 +105,12 @@ def check_threshold(
     side = "lower" if th.op in (">=", ">") else "upper"
     span = f"{s.ci.level:.0%} CI [{_fmt(s.ci.low, unit)}, {_fmt(s.ci.high, unit)}]"
     if ok_ci:
-        reason = f"{name} = {shown}, {span}: the whole interval is {want} (profile {profile}, confident)"
+        reason = f"{name} = {shown}, {span}: the whole interval is {want} (profile {profile}, confident{gone})"
     elif ok:
         reason = (f"{name} = {shown} is {want}, but the {side} CI bound {_fmt(bound, unit)} is not: "
-                  f"{span}; more samples or a better system needed (profile {profile}, confident)")
+                  f"{span}; more samples or a better system needed (profile {profile}, confident{gone})")
     else:
-        reason = f"{name} = {shown} misses the bar: {want}; {span} (profile {profile}, confident)"
+        reason = f"{name} = {shown} misses the bar: {want}; {span} (profile {profile}, confident{gone})"
     return GateResult(name, th.op, th.value, th.mode, "pass" if ok_ci else "fail", reason, s.value, lo, hi)
 
 
