@@ -111,21 +111,17 @@ class _Runner:
         self.prompts: dict[str, str] = {}
 
     async def _reply(self, key: str, prompt: Any, messages: list[dict[str, str]], schema: dict[str, Any]) -> str:
+        from ragauge.judges.llm.reask import paid_call
         from ragauge.judges.llm.tokens import estimate_tokens
 
         hit = self.cache.get(key)
         if hit is not None:
             self.budget.record_cached()
             return hit.text
-        self.budget.reserve(sum(estimate_tokens(m["content"]) for m in messages), self.config.max_tokens)
-        try:
-            reply = await self.client.chat(messages, schema=schema, schema_name=prompt.task)
-        except BaseException:
-            self.budget.release()
-            raise
-        self.cache.put(key, model=self.config.model, prompt_id=prompt.id, reply=reply.text,
-                       prompt_tokens=reply.usage.prompt_tokens, completion_tokens=reply.usage.completion_tokens)
-        self.budget.record(reply.usage.prompt_tokens, reply.usage.completion_tokens)
+        reply = await paid_call(self.client, self.cache, self.budget, key=key, model=self.config.model,
+                                prompt=prompt, messages=messages, schema=schema,
+                                est_prompt=sum(estimate_tokens(m["content"]) for m in messages),
+                                est_completion=self.config.max_tokens)
         return reply.text
 
     async def ask(self, task: str, lang: str, values: dict[str, Any], shape: Any) -> tuple[Any, dict | None]:

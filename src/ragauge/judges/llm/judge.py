@@ -51,7 +51,7 @@ from .config import LLMConfig, parse_judge_spec
 from .outcome import CALL_FAILED, UNPARSEABLE, Unscored, UnscoredList
 from .parse import claims_shape, questions_shape, verdicts_shape
 from .prompts import LANGS, TASKS, load_prompt
-from .reask import ask_parsed, parse_message
+from .reask import ask_parsed, paid_call, parse_message
 from .spans import locate
 from .tokens import estimate_tokens
 from .usage import UsageLedger, narrowed, serving
@@ -218,15 +218,9 @@ class LLMJudge:
             self.plan.add(prompt.id, est_prompt, est_completion, cached=key in self._planned)
             self._planned.add(key)
             return None
-        self.budget.reserve(est_prompt, est_completion)
-        try:
-            reply = await self.client.chat(messages, schema=prompt.schema, schema_name=prompt.task)
-        except BaseException:
-            self.budget.release()
-            raise
-        self.cache.put(key, model=self.config.model, prompt_id=prompt.id, reply=reply.text,
-                       prompt_tokens=reply.usage.prompt_tokens, completion_tokens=reply.usage.completion_tokens)
-        self.budget.record(reply.usage.prompt_tokens, reply.usage.completion_tokens)
+        reply = await paid_call(self.client, self.cache, self.budget, key=key, model=self.config.model, prompt=prompt,
+                                messages=messages, schema=prompt.schema, est_prompt=est_prompt,
+                                est_completion=est_completion)
         self.ledger.record(prompt.id, prompt_tokens=reply.usage.prompt_tokens,
                            completion_tokens=reply.usage.completion_tokens)
         return reply.text

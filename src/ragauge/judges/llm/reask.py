@@ -22,7 +22,7 @@ from ...errors import JudgeParseError
 from .client import JudgeCallError
 from .parse import parse_reply
 
-__all__ = ["REASK", "Asked", "ask_parsed", "parse_message"]
+__all__ = ["REASK", "Asked", "ask_parsed", "paid_call", "parse_message"]
 
 REASK = {
     "en": "Your reply could not be used: {error}. Reply again with the JSON object only, following the format exactly.",
@@ -79,3 +79,19 @@ async def ask_parsed(
             continue
         return Asked(value=parsed.value, reasks=attempt, repairs=tuple(parsed.repairs))
     return Asked(parse_error=error, reasks=retries)
+
+
+async def paid_call(client: Any, cache: Any, budget: Any, *, key: str, model: str, prompt: Any,
+                    messages: list[Message], schema: Any, est_prompt: int, est_completion: int) -> Any:
+    """One call that is not in the cache: reserve the budget, ask, give the reservation back on failure,
+    cache the reply and book its tokens. Returns the client's reply (text and usage)."""
+    budget.reserve(est_prompt, est_completion)
+    try:
+        reply = await client.chat(messages, schema=schema, schema_name=prompt.task)
+    except BaseException:
+        budget.release()
+        raise
+    cache.put(key, model=model, prompt_id=prompt.id, reply=reply.text,
+              prompt_tokens=reply.usage.prompt_tokens, completion_tokens=reply.usage.completion_tokens)
+    budget.record(reply.usage.prompt_tokens, reply.usage.completion_tokens)
+    return reply
