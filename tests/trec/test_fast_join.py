@@ -108,11 +108,10 @@ def test_duplicates_found_with_fingerprints(tmp_path):
         ("q1 Q0 a 1 0.5 r\nq1 Q0 b 0.4 r \n", 2),  # trailing space, 5 fields
     ],
 )
-@pytest.mark.parametrize("reader", ["split", "arrow", "arrow-overlapped"])
+@pytest.mark.parametrize("reader", ["split", "arrow"])
 def test_empty_fields_in_unread_columns_are_caught(tmp_path, monkeypatch, run, line, reader):
-    if reader != "split":  # pyarrow's reader; its format scans before the parse or beside it
+    if reader == "arrow":  # pyarrow's reader, its format scans beside the parse
         monkeypatch.setattr(trec_io, "_SMALL_FILE", 0)
-        monkeypatch.setattr(trec_io, "_OVERLAP_SCANS", 0 if reader == "arrow-overlapped" else 1 << 40)
     (tmp_path / "qrels").write_text("q1 0 a 1\n")
     (tmp_path / "run").write_text(run)
     with pytest.raises(InputError, match="expected 6 whitespace-separated fields") as info:

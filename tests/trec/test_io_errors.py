@@ -18,15 +18,13 @@ QRELS = "q1 0 a 1\nq1 0 b 0\nq2 0 c 2\n"
 RUN = "q1 Q0 a 1 0.5 r\nq1 Q0 b 2 0.4 r\nq2 Q0 c 1 1.0 r\n"
 
 
-@pytest.fixture(params=["arrow", "arrow-overlapped", "split", "no-pyarrow"])
+@pytest.fixture(params=["arrow", "split", "no-pyarrow"])
 def backend(request, monkeypatch):
     if request.param == "no-pyarrow":
         monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow -> ImportError
-    elif request.param.startswith("arrow"):
+    elif request.param == "arrow":  # format scans on their own thread, beside pyarrow's parse
         pytest.importorskip("pyarrow")
         monkeypatch.setattr(trec_io, "_SMALL_FILE", 0)  # these small files take the large-file reader
-        if request.param == "arrow-overlapped":  # the format scans on their own thread, beside the parse
-            monkeypatch.setattr(trec_io, "_OVERLAP_SCANS", 0)
     return request.param
 
 
@@ -135,7 +133,6 @@ def test_a_flagged_file_that_trips_pyarrow_is_normalised_not_failed(tmp_path, mo
     # the CR, so the file is normalised and parsed again instead of failing
     pytest.importorskip("pyarrow")
     monkeypatch.setattr(trec_io, "_SMALL_FILE", 0)
-    monkeypatch.setattr(trec_io, "_OVERLAP_SCANS", 0)
     q, r = _files(tmp_path, run=RUN + "\r\n")
     columns = read_run(r)
     assert len(columns) == 3 and columns.run_id == "r"

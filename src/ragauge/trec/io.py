@@ -37,7 +37,6 @@ from ._split import split_fields
 __all__ = ["TrecColumns", "read_qrels", "read_run"]
 
 _SMALL_FILE = 8 << 20  # bytes: below this, numpy's splitter beats importing pyarrow (~0.1 s) and its reader
-_OVERLAP_SCANS = _SMALL_FILE  # bytes: from this size the format scans run beside pyarrow's parse, not before it
 _QRELS_FIELDS = 4
 _RUN_FIELDS = 6
 _COMMENT_LINE = re.compile(rb"(?m)^[ \t\r\x0b\x0c]*#[^\n]*\n?")
@@ -148,9 +147,8 @@ def _read_fast(path: Path, data, kind: str) -> TrecColumns | None:
 def _arrow_checked(path: Path, data, kind: str, width: int) -> TrecColumns | None:
     """pyarrow's columns of a file that has no comment line, no whitespace but single spaces and
     newlines, and no empty field; else None. The scans for those (single-threaded numpy and memchr)
-    run on a thread of their own while pyarrow parses, and a file they flag is thrown away unread."""
-    if len(data) < _OVERLAP_SCANS:
-        return None if _special(data) or _empty_field(data) else _arrow(path, data, kind, width)
+    run on a thread of their own while pyarrow parses; for a file they flag, whatever pyarrow made of it
+    is thrown away."""
     with ThreadPoolExecutor(1) as pool:
         unusual = pool.submit(lambda: _special(data) or _empty_field(data))
         try:
