@@ -71,6 +71,13 @@ class InputError(RagaugeError, ValueError):
         return text
 
 
+class OutputError(InputError):
+    """An output file could not be written (full disk, no permission, unencodable text).
+
+    The old file, if any, is kept as it was (see :mod:`ragauge.files`). Exit code 2, like bad input.
+    """
+
+
 class ConfigError(RagaugeError):
     """A config file, profile or option is invalid."""
 
@@ -128,6 +135,7 @@ __all__ = [
     "JudgeError",
     "JudgeParseError",
     "MissingDependencyError",
+    "OutputError",
     "RagaugeError",
     "UnknownMetricError",
 ]

@@ -153,6 +153,37 @@ def parse_metric(name: str | MetricSpec) -> MetricSpec:
     raise UnknownMetricError(_unknown_message(name, defs))
 
 
+_GLUED_RE = re.compile(r"^(?P<base>[a-z_]+?)[\s_\-.:]*(?:@|p|at)?[\s_\-.:]*(?P<n>\d+)$")
+
+
+def _written_as(name: str, defs: Mapping[str, MetricDef]) -> list[str]:
+    """The full name meant by a name with its cutoff or percentile glued on or misspelt:
+    ``ndcg10`` / ``ndcg_10`` / ``ndcg-at-10`` -> ``ndcg@10``, ``latency95`` / ``latency_95`` -> ``latency_p95``,
+    ``ndcg@k`` -> ``ndcg@10`` (the letter k is a placeholder)."""
+    text = name.strip().lower()
+    if text.endswith("@k"):
+        text = text[:-2] + "@10"
+    m = _GLUED_RE.match(text)
+    if not m:
+        return []
+    base = m["base"].rstrip("_-.: ")
+    base = _ALIASES.get(base, base)
+    d = defs.get(base) or defs.get(base.removesuffix("_at"))
+    if d is None:
+        return []
+    if d.param == "k":
+        full = f"{d.base}@{int(m['n'])}"
+    elif d.param == "percentile":
+        full = f"{d.base}_p{int(m['n'])}"
+    else:
+        return []
+    try:
+        parse_metric(full)
+    except UnknownMetricError:
+        return []
+    return [full]
+
+
 def _unknown_message(name: str, defs: Mapping[str, MetricDef]) -> str:
     known = []
     for d in defs.values():
@@ -162,8 +193,12 @@ def _unknown_message(name: str, defs: Mapping[str, MetricDef]) -> str:
             known.append(f"{d.base}_p95")
         else:
             known.append(d.base)
-    stem = re.split(r"[@]", name.strip().lower())[0]
-    close = difflib.get_close_matches(stem, list(defs) + list(_ALIASES), n=3, cutoff=0.6)
+    close = _written_as(name, defs)
+    if not close:
+        stem, at, cut = name.strip().lower().partition("@")
+        close = difflib.get_close_matches(stem, list(defs) + list(_ALIASES), n=3, cutoff=0.6)
+        if at and cut.isdigit():  # keep the cutoff the user wrote: 'ndgc@10' -> 'ndcg@10'
+            close = [f"{c}@{cut}" if defs[_ALIASES.get(c, c)].param == "k" else c for c in close]
     hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
     return (
         f"unknown metric {name!r}.{hint} Known metrics: {', '.join(known)}. "

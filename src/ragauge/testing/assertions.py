@@ -183,7 +183,13 @@ def assert_sample(
     """Fail when one sample's score misses a threshold (``{"faithfulness": ">= 0.8", "hit_rate@5": 1}``; a
     bare number means ``>=``, or ``<=`` for lower-is-better metrics). Without ``thresholds``: the profile's
     thresholds (``metrics`` selects some) in ``point`` mode. Each is decided by
-    :func:`ragauge.gates.check.check_threshold` on a one-sample summary."""
+    :func:`ragauge.gates.check.check_threshold` on a one-sample summary.
+
+    A case that declares ``metadata.expected_behaviour`` (as ``ragauge generate`` writes it) is first checked
+    for that behaviour (:func:`behaviour_gate`): ``not_found`` passes when the answer declines or asks to
+    clarify, ``clarify`` when it asks to clarify, ``refuse_or_caution`` when it declines (or else answers
+    within the thresholds), ``answer`` when it answers. A correct refusal has no faithfulness: thresholds whose
+    metric has no value for such a sample are not applicable and are left out; the others still decide."""
     __tracebackhide__ = True
     from ..engine.summary import MetricSummary
     from ..gates.check import check_threshold
@@ -195,11 +201,17 @@ def assert_sample(
         value, reason = col.values[row.index], col.reasons[row.index]
         summaries[m] = MetricSummary(res.summary[m].spec, value, None, int(value is not None),
                                      int(value is None), {reason: 1} if reason else {})
+    behaviour = behaviour_gate(row.sample)
+    declined = behaviour is not None and behaviour.passed and behaviour.value == 0.0
     gates = [check_threshold(th, summaries, profile=f"{name}, sample {row.id}") for th in ths]
     for th, g in zip(ths, gates):
         if g.status == "skipped":
             raise InputError(f"{th.label} was not evaluated in this run, so sample {row.id!r} cannot be checked on it",
                              field="metrics", hint=f"evaluated: {', '.join(res.columns)}")
+    if declined:  # the expected refusal: metrics it leaves without a value do not apply
+        gates = [g for g in gates if g.status != "unscored"]
+    if behaviour is not None:
+        gates.insert(0, behaviour)
     failed = [g for g in gates if g.status in ("fail", "unscored")]
     if failed:
         lines = [f"ragauge: sample {row.id!r} failed {len(failed)} of {len(gates)} checks",
@@ -209,6 +221,35 @@ def assert_sample(
             lines += _sample_detail(res, g.metric, row.index, indent="    ")
         raise QualityGateError("\n".join(lines), failed)
     return gates
+
+
+#: What each expected behaviour accepts of what the answer did (:func:`answer_behaviour`).
+_ACCEPTED = {"answer": ("answer",), "not_found": ("not_found", "clarify"), "clarify": ("clarify",),
+             "refuse_or_caution": ("not_found", "clarify", "answer")}
+
+
+def behaviour_gate(sample: Any) -> "GateResult | None":
+    """The check of ``metadata.expected_behaviour`` against what the answer did, or ``None`` when the case
+    declares none or has no answer. ``value`` is 1.0 when the system answered, 0.0 when it declined or asked
+    to clarify."""
+    from ..gates.check import GateResult
+
+    meta = sample.metadata or {}
+    expected = meta.get("expected_behaviour")
+    if expected is None or sample.answer is None:
+        return None
+    if expected not in _ACCEPTED:
+        raise InputError(f"sample {sample.id!r}: unknown expected_behaviour {expected!r}",
+                         field="metadata.expected_behaviour", hint=f"use one of {', '.join(_ACCEPTED)}")
+    from ..judges.offline.behaviour import answer_behaviour
+
+    did = answer_behaviour(sample.answer)
+    ok = did in _ACCEPTED[expected]
+    words = {"answer": "answered", "not_found": "said it found nothing", "clarify": "asked to clarify"}
+    reason = (f"expected behaviour {expected!r}: the system {words[did]}"
+              + ("" if ok else f", which is not {' or '.join(repr(a) for a in _ACCEPTED[expected])}"))
+    return GateResult(metric="expected_behaviour", op="==", threshold=1.0, mode="point",
+                      status="pass" if ok else "fail", reason=reason, value=1.0 if did == "answer" else 0.0)
 
 
 # --- messages --------------------------------------------------------------------------------------

