@@ -8,7 +8,13 @@
 - ``{"reset": True}``: close the TCP connection abruptly (RST) without an answer;
 - ``{"content": "..."}``: a 200 whose assistant message is this text (garbage, truncated JSON, ...);
 - ``{"http_body": "..."}``: a 200 whose body is this (not a chat completion);
-- ``{"block": threading.Event()}``: wait until the event is set (or forever) -- for crash tests.
+- ``{"block": threading.Event()}``: wait until the event is set (or forever) -- for crash tests;
+- ``{"trickle": 0.05}``: a valid reply sent one byte at a time, this many seconds apart;
+- ``{"big": 3_000_000}``: a 200 with that many bytes of body (``"announce": True``: with a
+  Content-Length, else an unannounced body ended by closing the connection).
+
+``server.paths`` and ``server.auth`` record each request's path (with its query string) and
+Authorization header.
 
 ``reject_json_schema`` answers any ``response_format.type == "json_schema"`` with HTTP 500, as
 llama-cpp-python 0.3.36 does; ``reject_json_object`` answers json_object with HTTP 400;
@@ -36,25 +42,28 @@ def _system(body: dict[str, Any]) -> str:
     return next((m["content"] for m in body["messages"] if m["role"] == "system"), "")
 
 
+def blocks(user: str, name: str) -> list[tuple[str, str]]:
+    """``(n, text)`` of each fenced ``<name-TAG n="..">`` block of a judge prompt (``n`` "" when absent)."""
+    return [(m.group(2) or "", m.group(3)) for m in re.finditer(
+        rf'<{name}-(\w+)(?: n="(\d+)")?>\n(.*?)\n</{name}-\1>', user, re.S)]
+
+
 def judge_responder(body: dict[str, Any]) -> str:
-    """A deterministic 'LLM' for the three judge prompts: claims = sentences, a claim is supported by
+    """A deterministic 'LLM' for the judge prompts: claims = sentences, a claim is supported by
     the sources that contain it (case-insensitive), questions = fixed."""
     system, user = _system(body), _user(body)
     sentences = lambda t: [x for x in re.split(r"(?<=[.!?])\s+", t.strip()) if x]  # noqa: E731
     if '"answer_claims"' in system:  # claims_pair: both texts at once
-        a = re.search(r"<answer>\n(.*?)\n</answer>", user, re.S).group(1)
-        r = re.search(r"<reference>\n(.*?)\n</reference>", user, re.S).group(1)
+        a, r = blocks(user, "answer")[0][1], blocks(user, "reference")[0][1]
         return json.dumps({"answer_claims": sentences(a), "reference_claims": sentences(r)}, ensure_ascii=False)
     if '"findings"' in system:  # verify_multi: groups of claims, each against its sources, source by source
-        head, _, rest = user.partition("\n\n" + ("Claims" if user.startswith("Sources") else "Утверждения"))
-        rest = ("Claims" if user.startswith("Sources") else "Утверждения") + rest
-        sources = dict(re.findall(r"\[(\d+)\] (.*?)(?=\n\n\[\d+\] |\Z)", head.split("\n", 1)[1], re.S))
+        sources = dict(blocks(user, "source"))
         verdicts = []
-        for block in rest.split("\n\n"):
-            header, *lines = block.split("\n")
+        head = user.index("</source-")
+        for group in re.split(r"\n\n(?=Claims|Утверждения)", user[head:])[1:]:
+            header = group.split("\n", 1)[0]
             allowed = re.findall(r"\d+", header)
-            for line in lines:
-                num, claim = re.match(r"\[(\d+)\] (.*)", line).groups()
+            for num, claim in blocks(group, "claim"):
                 key = claim.lower().rstrip(".")
                 findings = [{"source": int(n), "verdict": "supported", "quote": claim.rstrip(".")}
                             for n in allowed if key in sources[n].lower()]
@@ -62,14 +71,13 @@ def judge_responder(body: dict[str, Any]) -> str:
                                  "reason": "stated in a source" if findings else "not in the sources"})
         return json.dumps({"verdicts": verdicts}, ensure_ascii=False)
     if "atomic" in system or "атомарные" in system:
-        text = user.split("\n", 1)[1] if "\n" in user else user
+        fenced = blocks(user, "answer")
+        text = fenced[0][1] if fenced else user.split("\n", 1)[-1]  # a bare "Answer:\n..." (client tests)
         return json.dumps({"claims": [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s]}, ensure_ascii=False)
     if '"verdicts"' in system:
-        head, _, claims_part = user.rpartition("\n\n")
-        sources = re.findall(r"\[(\d+)\] (.*?)(?=\n\n\[\d+\] |\Z)", head.split("\n", 1)[1], re.S)
-        claims = re.findall(r"\[(\d+)\] (.*)", claims_part.split("\n", 1)[1])
+        sources = blocks(user, "source")
         verdicts = []
-        for num, claim in claims:
+        for num, claim in blocks(user, "claim"):
             cited = [int(n) for n, s in sources if claim.lower().rstrip(".") in s.lower()]
             verdicts.append({"claim": int(num), "verdict": "supported" if cited else "unsupported",
                              "sources": cited, "quote": claim.rstrip(".") if cited else "",
@@ -86,6 +94,8 @@ class FakeOpenAI:
         self.responder = responder
         self.script: deque[dict[str, Any]] = deque()
         self.requests: list[dict[str, Any]] = []
+        self.paths: list[str] = []
+        self.auth: list[str | None] = []
         self.answered = 0
         self.reject_json_schema = False
         self.reject_json_object = False
@@ -119,10 +129,47 @@ class FakeOpenAI:
                         fake.in_flight -= 1
                     self._counted = False
 
+            def _big(self, size: int, announce: bool) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                if announce:
+                    self.send_header("Content-Length", str(size))
+                else:
+                    self.send_header("Connection", "close")
+                self.end_headers()
+                self._leave()
+                self.close_connection = True
+                chunk = b"x" * 65536
+                try:
+                    for _ in range(0, size, len(chunk)):
+                        self.wfile.write(chunk)
+                except OSError:
+                    pass  # the client stopped reading: what it should do
+
+            def _trickle(self, gap: float, content: str) -> None:
+                doc = {"choices": [{"index": 0, "finish_reason": "stop",
+                                    "message": {"role": "assistant", "content": content}}],
+                       "usage": {"prompt_tokens": 100, "completion_tokens": 20}}
+                payload = json.dumps(doc).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self._leave()
+                try:
+                    for i in range(len(payload)):
+                        self.wfile.write(payload[i:i + 1])
+                        self.wfile.flush()
+                        time.sleep(gap)
+                except OSError:
+                    pass
+
             def do_POST(self) -> None:  # noqa: N802
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 with fake._lock:
                     fake.requests.append(body)
+                    fake.paths.append(self.path)
+                    fake.auth.append(self.headers.get("Authorization"))
                     action = fake.script.popleft() if fake.script else {}
                     fake.in_flight += 1
                     fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
@@ -142,6 +189,12 @@ class FakeOpenAI:
                     return
                 if "hang" in action:
                     time.sleep(action["hang"])
+                if "big" in action:
+                    self._big(action["big"], action.get("announce", False))
+                    return
+                if "trickle" in action:
+                    self._trickle(action["trickle"], fake.responder(body))
+                    return
                 if "status" in action:
                     self._send(action["status"], action.get("body", '{"error": "scripted"}').encode(),
                                action.get("headers"))

@@ -25,9 +25,9 @@ def test_prompt_files_have_both_languages_and_render():
         ids = set()
         for lang in LANGS:
             p = load_prompt(task, lang)
-            assert p.id == f"{task}.{lang}@1" and len(p.sha256) == 64
+            assert p.id == f"{task}.{lang}@2" and len(p.sha256) == 64
             msgs = p.render(text="T", claims="C", sources="S", n=3, answer="A", reference="R")
             assert "$" not in msgs[0]["content"] + msgs[1]["content"]
             ids.add(p.sha256)
         assert len(ids) == len(LANGS)
-    assert load_prompt("claims", "de").id == "claims.en@1"  # other languages use English
+    assert load_prompt("claims", "de").id == "claims.en@2"  # other languages use English

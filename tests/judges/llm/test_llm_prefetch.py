@@ -95,8 +95,8 @@ def test_prefetch_records_prompts_and_a_rerun_costs_nothing(fake, stub_offline, 
     assert isinstance(j, Prefetching) and isinstance(j, Judge)
     res = ragauge.evaluate(samples, metrics=FIVE, profile=None, judge=j, n_resamples=50)
     prompts = j.provenance().details["prompts"]
-    assert prompts["claims_pair.en@1"] == load_prompt("claims_pair", "en").sha256
-    assert prompts["verify_multi.ru@1"] == load_prompt("verify_multi", "ru").sha256
+    assert prompts["claims_pair.en@2"] == load_prompt("claims_pair", "en").sha256
+    assert prompts["verify_multi.ru@2"] == load_prompt("verify_multi", "ru").sha256
     n = len(fake.requests)
     j2 = LLMJudge(LLMConfig(model="tiny", base_url=fake.url), cache=str(tmp_path / "c.sqlite"), offline=stub_offline)
     again = ragauge.evaluate(samples, metrics=FIVE, profile=None, judge=j2, n_resamples=50)
@@ -118,4 +118,4 @@ def test_dry_run_plans_the_merged_calls(fake, stub_offline):
     ragauge.evaluate(_samples(8)[:2], metrics=FIVE, profile=None, judge=j, n_resamples=50)
     assert not fake.requests
     assert j.plan.calls == 6, j.plan.to_dict()
-    assert j.plan.by_prompt == {"claims_pair.en@1": 2, "verify_multi.en@1": 2, "questions.en@1": 2}
+    assert j.plan.by_prompt == {"claims_pair.en@2": 2, "verify_multi.en@2": 2, "questions.en@2": 2}

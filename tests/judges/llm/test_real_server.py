@@ -61,7 +61,7 @@ def test_russian_samples_end_to_end(server, tmp_path):
     prov = judge.provenance()
     assert prov.details["structured_output"] == "json_object"  # llama-cpp-python rejects json_schema
     assert "json_schema->json_object" in prov.details["client"]["downgrades"]
-    assert set(prov.details["prompts"]) == {"claims.ru@1", "verify.ru@1"}
+    assert set(prov.details["prompts"]) == {"claims.ru@2", "verify.ru@2"}
     spent = judge.usage()
     assert spent["calls"] >= 4 and spent["prompt_tokens"] > 0 and spent["completion_tokens"] > 0
     # the same run again is free

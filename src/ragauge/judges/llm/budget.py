@@ -5,10 +5,19 @@
   ragauge: they change, and a wrong built-in price is worse than none. Without a price for the
   model, cost is reported as unknown and a money limit is refused up front (:class:`ConfigError`).
 - :class:`Budget`: limits plus the running :class:`Spend`. Before each *paid* call (cache hits are
-  free) :meth:`Budget.reserve` checks that one more call, and its estimated tokens, fit; if not it
-  raises :class:`ragauge.errors.BudgetExceededError` naming the limit, what was spent and that the
+  free) :meth:`Budget.reserve` books the call's estimated tokens and cost and checks that what was
+  spent, plus every reservation of the calls still in flight, plus this one, fits each limit; if not
+  it raises :class:`ragauge.errors.BudgetExceededError` naming the limit, what was spent and that the
   replies already paid for are cached (a re-run with a larger budget does not pay for them again).
-  Calls already in flight finish and are cached; no new call starts.
+  When a call returns, its reservation is swapped for the usage the server reported
+  (:meth:`Budget.record`); a failed call gives it back (:meth:`Budget.release`). So a batch of
+  concurrent calls cannot all start below the limit. The estimates (``ceil(utf8 bytes / 4)`` prompt
+  tokens plus the caller's completion estimate) are calibrated on what the server bills: with a token
+  or money limit the first paid call goes alone (:meth:`Budget.try_reserve` says "wait" to the others
+  until one has returned), and every reservation is the estimate times the largest
+  billed/estimated ratio seen so far (never below 1). So the spend passes a limit only by what one
+  call bills beyond its calibrated estimate. Calls already in flight finish and are cached; no new
+  call starts.
 - :class:`PlannedCalls`: what a dry run counted -- calls, cache hits, estimated tokens and cost.
 
 Cost = ``prompt_tokens * input / 1e6 + completion_tokens * output / 1e6``.
@@ -84,6 +93,10 @@ class Budget:
     prices: Prices | None = None
     spend: Spend = field(default_factory=Spend)
     _in_flight: int = 0
+    _held_tokens: int = 0  #: estimated tokens reserved by the calls in flight
+    _held_cost: float = 0.0  #: estimated USD reserved by the calls in flight
+    _ratio_tokens: float = 1.0  #: largest billed / estimated tokens of a returned call (>= 1)
+    _ratio_cost: float = 1.0  #: the same for cost
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
@@ -99,43 +112,99 @@ class Budget:
 
     def _stop(self, what: str) -> BudgetExceededError:
         s = self.spend
-        return BudgetExceededError(
-            f"LLM judge budget exceeded: {what}. Spent so far: {s.calls} calls, {s.prompt_tokens} prompt + "
+        running = f", {self._in_flight} more still running (they finish and are cached)" if self._in_flight else ""
+        err = BudgetExceededError(
+            f"LLM judge budget exceeded: {what}. Spent so far: {s.calls} calls{running}, {s.prompt_tokens} prompt + "
             f"{s.completion_tokens} completion tokens" + ("" if s.cost is None else f", ${s.cost:.4f}")
             + f" ({s.cached} replies from the cache). Every reply paid for is cached: re-run with a larger "
             "budget to continue without paying for them again.")
+        err.budget_limit = what  # type: ignore[attr-defined]
+        return err
 
-    def reserve(self, est_prompt_tokens: int, est_completion_tokens: int) -> None:
-        """Book one paid call, or raise :class:`BudgetExceededError` if it might not fit."""
+    def final_error(self, error: BudgetExceededError) -> BudgetExceededError:
+        """``error`` restated with the spend as it is now (after the calls in flight have finished)."""
+        what = getattr(error, "budget_limit", None)
+        if what is None:
+            return error
         with self._lock:
-            s = self.spend
-            if self.max_calls is not None and s.calls + self._in_flight + 1 > self.max_calls:
-                raise self._stop(f"the next call would exceed max_calls={self.max_calls}")
-            used = s.prompt_tokens + s.completion_tokens
-            if self.max_tokens is not None and used + est_prompt_tokens > self.max_tokens:
-                raise self._stop(f"the next call (~{est_prompt_tokens} prompt tokens) would exceed "
-                                 f"max_tokens={self.max_tokens} ({used} used)")
-            if self.max_cost is not None and self.prices is not None and s.cost is not None:
-                nxt = self.prices.cost(est_prompt_tokens, est_completion_tokens)
-                if s.cost + nxt > self.max_cost:
-                    raise self._stop(f"the next call (~${nxt:.4f}) would exceed max_cost=${self.max_cost}")
-            self._in_flight += 1
+            return self._stop(what)
 
-    def release(self) -> None:
-        """A reserved call failed without a reply (nothing billed)."""
-        with self._lock:
-            self._in_flight = max(0, self._in_flight - 1)
+    @property
+    def _calibrating(self) -> bool:
+        """A token or money limit, and no paid call has returned yet: the estimates are not calibrated."""
+        return (self.max_tokens is not None or self.max_cost is not None) and self.spend.calls == 0
 
-    def record(self, prompt_tokens: int, completion_tokens: int) -> None:
-        """A reserved call came back with this usage."""
+    def try_reserve(self, est_prompt_tokens: int, est_completion_tokens: int) -> tuple[int, float, int, float] | None:
+        """:meth:`reserve`, or ``None`` ("wait and ask again") while a first call under a token or money
+        limit is in flight: its bill calibrates the estimates of the others."""
         with self._lock:
-            self._in_flight = max(0, self._in_flight - 1)
+            if self._calibrating and self._in_flight > 0:
+                return None
+            return self._reserve(est_prompt_tokens, est_completion_tokens)
+
+    def reserve(self, est_prompt_tokens: int, est_completion_tokens: int) -> tuple[int, float, int, float]:
+        """Book one paid call's estimate, or raise :class:`BudgetExceededError` if what was spent, plus what
+        the calls in flight reserved, plus this call would pass a limit. Returns the reservation, to hand to
+        :meth:`record` or :meth:`release`."""
+        with self._lock:
+            return self._reserve(est_prompt_tokens, est_completion_tokens)
+
+    def _reserve(self, est_prompt_tokens: int, est_completion_tokens: int) -> tuple[int, float, int, float]:
+        s = self.spend
+        if self.max_calls is not None and s.calls + self._in_flight + 1 > self.max_calls:
+            raise self._stop(f"the next call would exceed max_calls={self.max_calls}")
+        raw_tokens = est_prompt_tokens + est_completion_tokens
+        tokens = int(raw_tokens * self._ratio_tokens + 0.999)
+        used = s.prompt_tokens + s.completion_tokens
+        if self.max_tokens is not None and used + self._held_tokens + tokens > self.max_tokens:
+            raise self._stop(f"the next call (~{tokens} tokens) would exceed max_tokens={self.max_tokens} "
+                             f"({used} used, ~{self._held_tokens} reserved by the calls in flight)")
+        raw_cost = cost = 0.0
+        if self.prices is not None:
+            raw_cost = self.prices.cost(est_prompt_tokens, est_completion_tokens)
+            cost = raw_cost * self._ratio_cost
+        if self.max_cost is not None and s.cost is not None:
+            if s.cost + self._held_cost + cost > self.max_cost:
+                raise self._stop(f"the next call (~${cost:.4f}) would exceed max_cost=${self.max_cost} "
+                                 f"(${s.cost:.4f} spent, ~${self._held_cost:.4f} reserved by the calls in flight)")
+        self._in_flight += 1
+        self._held_tokens += tokens
+        self._held_cost += cost
+        return tokens, cost, raw_tokens, raw_cost
+
+    def _unhold(self, reservation: tuple[int, float, int, float] | None) -> None:
+        self._in_flight = max(0, self._in_flight - 1)
+        if reservation is not None:
+            self._held_tokens = max(0, self._held_tokens - reservation[0])
+            self._held_cost = max(0.0, self._held_cost - reservation[1])
+        if self._in_flight == 0:
+            self._held_tokens, self._held_cost = 0, 0.0
+
+    def release(self, reservation: tuple[int, float, int, float] | None = None) -> None:
+        """A reserved call failed without a reply (nothing billed): its reservation is given back."""
+        with self._lock:
+            self._unhold(reservation)
+
+    def record(self, prompt_tokens: int, completion_tokens: int,
+               reservation: tuple[int, float, int, float] | None = None) -> None:
+        """A reserved call came back with this usage: the reservation is replaced by it, and the ratio of
+        the bill to the raw estimate calibrates the next reservations."""
+        with self._lock:
+            self._unhold(reservation)
             s = self.spend
             s.calls += 1
             s.prompt_tokens += prompt_tokens
             s.completion_tokens += completion_tokens
+            cost = 0.0
             if s.cost is not None and self.prices is not None:
-                s.cost += self.prices.cost(prompt_tokens, completion_tokens)
+                cost = self.prices.cost(prompt_tokens, completion_tokens)
+                s.cost += cost
+            if reservation is not None:
+                _, _, raw_tokens, raw_cost = reservation
+                if raw_tokens > 0:
+                    self._ratio_tokens = max(self._ratio_tokens, (prompt_tokens + completion_tokens) / raw_tokens)
+                if raw_cost > 0:
+                    self._ratio_cost = max(self._ratio_cost, cost / raw_cost)
 
     def record_cached(self) -> None:
         with self._lock:

@@ -1,9 +1,20 @@
-"""OpenAI-compatible chat completions over plain HTTP (standard library only), async, with retries.
+"""OpenAI-compatible chat completions over HTTP (httpx), async, with retries and hard limits.
 
-Why no httpx/openai SDK: one POST per judge call, seconds long, needs no connection pooling or
-HTTP/2; ``http.client`` in a worker thread (one per concurrent request, at most ``concurrency``)
-keeps ragauge's dependency list at numpy. The I/O is one function, :meth:`ChatClient._post`, which
-tests replace or point at a scripted loopback server.
+The I/O is one coroutine, :meth:`ChatClient._post`, which tests replace or point at a scripted
+loopback server. Each request gets a fresh ``httpx.AsyncClient`` (no connection pool bound to an
+event loop that the judge closes after each batch; a judge call lasts seconds, the handshake is not
+worth pooling). Limits, all in :class:`~.config.LLMConfig`:
+
+- ``timeout`` (120 s): a deadline for the **whole** request -- connect, send, headers and body -- not
+  per socket read (a server trickling one byte a second is cut off at the deadline);
+- ``max_reply_bytes`` (1 MiB): the body is streamed and refused past the cap; that call fails at once
+  (:class:`ReplyTooLargeError`, not retried: the same request would get the same reply), the item is
+  unscored with the reason and nothing is cached;
+- ``max_wait`` (300 s): the total one call may wait between its retries, ``Retry-After`` included;
+  a wait that would pass it ends the call (:class:`JudgeCallError`) instead of sleeping.
+
+The base URL's query string (``?api-version=...``) is sent with every request; ``user:password@`` in
+it is sent as HTTP Basic auth; both are redacted wherever the URL is shown (``config.endpoint``).
 
 Per request: ``temperature`` (0), ``seed`` (when the server accepts it), ``max_tokens`` (llama.cpp
 ignores ``max_completion_tokens``), and a structured-output hint, strongest first:
@@ -23,20 +34,27 @@ Retries: 429, 5xx, timeouts, connection resets and refusals, a 200 whose body is
 backoff with jitter). 401/403/404/405 are configuration errors (key, URL, model name) and raise
 :class:`JudgeError` at once; another 4xx (a prompt over the context length, ...) fails that call only
 (:class:`JudgeCallError`, not retried), so one oversized sample does not stop the run.
+
+An endpoint that cannot be reached (every attempt of a call failed to connect, and no call of this
+client has ever succeeded) raises :class:`JudgeError` -- the CLI's exit code 3 -- after
+:data:`NEVER_REACHED_RETRIES` retries (a few seconds), instead of failing sample after sample. Once
+the endpoint has answered, a connection failure is retried like any other. The first failure of
+each kind (connection, timeout, HTTP status, over-size reply, ...) is said at once on the
+``ragauge.judges.llm`` logger (shown on stderr when logging is not configured), one line, not one per
+retry; ``stats.failures`` counts them all.
 """
 
 from __future__ import annotations
 
 import asyncio
 import email.utils
-import http.client
 import json
+import logging
 import random
-import socket
+import ssl
 import threading
 import time
 import urllib.parse
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Sequence
 
@@ -53,8 +71,28 @@ _ENDPOINTS: dict[tuple[str, str], dict[str, Any]] = {}
 _ENDPOINTS_LOCK = threading.Lock()
 
 
+#: Where the client says, once per kind, that calls are failing (stderr when logging is not configured).
+log = logging.getLogger("ragauge.judges.llm")
+#: Retries of a call that cannot connect, while no call of the client has ever been answered.
+NEVER_REACHED_RETRIES = 2
+#: Seconds allowed to open a connection (within ``timeout``): a host that drops SYNs fails fast.
+CONNECT_TIMEOUT = 30.0
+
+
 class JudgeCallError(JudgeError):
     """A judge call failed after every retry (the sample is reported unscored, not dropped)."""
+
+    billed = False  #: the server may have charged for it (a reply came back but was refused)
+
+
+class ReplyTooLargeError(JudgeCallError):
+    """The reply body passed ``max_reply_bytes``: the call fails at once; the reply is neither parsed nor cached."""
+
+    billed = True
+
+
+class _Unreachable(Exception):
+    """Internal: the request could not connect (refused, no route, DNS)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +127,9 @@ class ClientStats:
     downgrades: list[str] = field(default_factory=list)
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    failures: dict[str, int] = field(default_factory=dict)  #: failed requests by kind ("connect", "HTTP 503", ...)
+    failed_calls: int = 0  #: calls that ended in an error (after their retries)
+    last_failure: str | None = None  #: the last failed call's message
 
 
 def retry_after_seconds(value: str | None, *, now: float | None = None) -> float | None:
@@ -136,13 +177,17 @@ class ChatClient:
         self._rng = rng or random.Random(0)
         self.limiter = limiter or RateLimiter(requests=config.requests_per_minute, tokens=config.tokens_per_minute)
         self.stats = ClientStats()
-        self._pool = ThreadPoolExecutor(max_workers=config.concurrency, thread_name_prefix="ragauge-llm")
         self._loop_sem: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
-        url = urllib.parse.urlsplit(config.endpoint)
+        self._noticed: set[str] = set()
+        url = urllib.parse.urlsplit(config.base_url)
         self._https = url.scheme == "https"
-        self._host = url.hostname or ""
-        self._port = url.port
-        self._path = (url.path or "") + "/chat/completions"
+        host = url.netloc.rpartition("@")[2]
+        # userinfo goes out as Basic auth, never in the URL; the query string is kept as given
+        self._auth = (urllib.parse.unquote(url.username or ""), urllib.parse.unquote(url.password or "")) \
+            if url.username is not None else None
+        self._url = urllib.parse.urlunsplit(
+            (url.scheme, host, url.path.rstrip("/") + "/chat/completions", url.query, ""))
+        self._ssl: ssl.SSLContext | None = None
         if config.structured != "auto":  # a pinned mode is this client's own: never the endpoint's memory
             self._caps = {"mode": config.structured, "confirmed": True, "seed": config.seed is not None}
         else:
@@ -157,19 +202,59 @@ class ChatClient:
         return self._caps["mode"]
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Nothing is held between requests (each has its own connection); kept for the judge's door."""
 
     # --- the one I/O function -----------------------------------------------------------------
-    def _post(self, body: bytes, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
-        cls = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
-        conn = cls(self._host, self._port, timeout=self.config.timeout or None)
-        try:
-            conn.request("POST", self._path, body=body, headers=headers)
-            resp = conn.getresponse()
-            data = resp.read()
-            return resp.status, {k.lower(): v for k, v in resp.getheaders()}, data
-        finally:
-            conn.close()
+    async def _post(self, body: bytes, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+        """One POST: ``(status, lower-cased headers, body)``. The whole request must finish within
+        ``config.timeout`` (``TimeoutError``); a body over ``config.max_reply_bytes`` raises
+        :class:`ReplyTooLargeError`; a failure to connect raises ``_Unreachable``."""
+        import httpx
+
+        cfg = self.config
+        limit = cfg.timeout or None
+        cap = cfg.max_reply_bytes
+        if self._https and self._ssl is None:
+            self._ssl = httpx.create_ssl_context()
+        timeout = httpx.Timeout(limit, connect=min(limit or CONNECT_TIMEOUT, CONNECT_TIMEOUT))
+        auth = httpx.BasicAuth(*self._auth) if self._auth is not None else None
+        async with asyncio.timeout(limit):
+            async with httpx.AsyncClient(timeout=timeout, verify=self._ssl or True, follow_redirects=False) as http:
+                try:
+                    async with http.stream("POST", self._url, content=body, headers=headers, auth=auth) as resp:
+                        declared = resp.headers.get("content-length", "")
+                        if declared.isdigit() and int(declared) > cap:
+                            raise ReplyTooLargeError(self._too_large(f"announced {int(declared):,} bytes"))
+                        data = bytearray()
+                        async for chunk in resp.aiter_bytes():
+                            data += chunk
+                            if len(data) > cap:
+                                raise ReplyTooLargeError(self._too_large(f"more than {cap:,} bytes received"))
+                        return resp.status_code, {k.lower(): v for k, v in resp.headers.items()}, bytes(data)
+                except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+                    raise _Unreachable(f"{type(exc).__name__}: {exc}") from exc
+                except httpx.TimeoutException as exc:
+                    raise TimeoutError(str(exc) or type(exc).__name__) from exc
+
+    def _too_large(self, what: str) -> str:
+        cfg = self.config
+        return (f"LLM endpoint {cfg.endpoint} sent a reply over max_reply_bytes={cfg.max_reply_bytes:,} ({what}); "
+                "it was dropped unread and not cached. Lower max_tokens, or raise max_reply_bytes if the "
+                "model's replies are really that long.")
+
+    def _notice(self, kind: str, message: str) -> None:
+        """Count a failed request; say the first one of each kind at once (one line, not one per retry)."""
+        with _ENDPOINTS_LOCK:
+            self.stats.failures[kind] = self.stats.failures.get(kind, 0) + 1
+            if kind in self._noticed:
+                return
+            self._noticed.add(kind)
+        log.warning("ragauge: LLM judge %s (%s): %s", self.config.endpoint, self.config.model, message)
+
+    def _failed(self, exc: JudgeError) -> JudgeError:
+        self.stats.failed_calls += 1
+        self.stats.last_failure = str(exc)
+        return exc
 
     # --- request building -----------------------------------------------------------------------
     def _body(self, messages: Sequence[dict[str, str]], schema: dict[str, Any] | None, name: str,
@@ -237,10 +322,18 @@ class ChatClient:
     # --- the call -------------------------------------------------------------------------------
     async def chat(self, messages: Sequence[dict[str, str]], *, schema: dict[str, Any] | None = None,
                    schema_name: str = "reply", max_tokens: int | None = None) -> ChatReply:
-        """One chat completion; retries transient failures; raises :class:`JudgeCallError` when they persist."""
+        """One chat completion; retries transient failures; raises :class:`JudgeCallError` when they persist
+        (or at once for an over-size reply or a refused request), :class:`JudgeError` when the endpoint
+        cannot be reached at all or refuses the configuration."""
+        try:
+            return await self._chat(messages, schema, schema_name, max_tokens)
+        except JudgeError as exc:
+            raise self._failed(exc) from None
+
+    async def _chat(self, messages: Sequence[dict[str, str]], schema: dict[str, Any] | None, schema_name: str,
+                    max_tokens: int | None) -> ChatReply:
         cfg = self.config
-        loop = asyncio.get_running_loop()
-        retries, attempts = 0, 0
+        retries, attempts, unreachable, waited = 0, 0, 0, 0.0
         prompt_estimate = sum(estimate_tokens(m.get("content", "")) for m in messages)
         estimate = prompt_estimate + (max_tokens or cfg.max_tokens)
         while True:
@@ -253,11 +346,20 @@ class ChatClient:
             wait: float | None = None
             try:
                 async with self._sem():
-                    status, headers, data = await loop.run_in_executor(self._pool, self._post, payload, self._headers())
-            except (TimeoutError, socket.timeout) as exc:
-                problem = f"timed out after {cfg.timeout:g} s ({exc or 'no reply'})"
-            except (ConnectionError, http.client.HTTPException, OSError) as exc:
+                    status, headers, data = await self._post(payload, self._headers())
+            except ReplyTooLargeError as exc:
+                self._notice("reply too large", str(exc))
+                raise
+            except _Unreachable as exc:
+                unreachable += 1
+                problem = f"cannot connect: {exc}"
+                self._notice("connect", f"{problem} (retrying)")
+            except TimeoutError as exc:
+                problem = f"no complete reply within timeout={cfg.timeout:g} s ({exc or 'whole-request deadline'})"
+                self._notice("timeout", f"{problem} (retrying)")
+            except Exception as exc:  # httpx.TransportError (reset, protocol error), OSError: the transport failed
                 problem = f"connection failed: {type(exc).__name__}: {exc}"
+                self._notice("connection", f"{problem} (retrying)")
             else:
                 text = data.decode("utf-8", errors="replace")
                 if status == 200:
@@ -265,6 +367,7 @@ class ChatClient:
                         reply = self._read(json.loads(text), mode, attempts, prompt_estimate)
                     except (json.JSONDecodeError, KeyError, IndexError, TypeError, AttributeError) as exc:
                         problem = f"HTTP 200 with a body that is not a chat completion ({exc}): {text[:200]!r}"
+                        self._notice("bad body", f"{problem} (retrying)")
                     else:
                         self.limiter.settle(ticket, reply.usage.total)
                         with _ENDPOINTS_LOCK:
@@ -280,17 +383,35 @@ class ChatClient:
                 elif status in RETRY_STATUSES:
                     problem = f"HTTP {status}: {text[:200]}"
                     wait = retry_after_seconds(headers.get("retry-after"))
+                    self._notice(f"HTTP {status}", f"{problem} (retrying)")
                 elif status in (404, 405):
                     raise JudgeError(f"LLM endpoint {cfg.endpoint} answered HTTP {status} for model "
                                      f"{cfg.model!r}: {text[:300]}. Check the model name and base URL.")
                 else:  # 400/413/422...: this request is bad (e.g. too long); other items may be fine
+                    self._notice(f"HTTP {status}", f"request refused with HTTP {status}: {text[:200]} "
+                                                   "(that item is unscored; not retried)")
                     raise JudgeCallError(f"LLM endpoint {cfg.endpoint} refused the request with HTTP {status} "
                                          f"(not retried: the same request would fail again): {text[:300]}")
             retries += 1
-            if retries > cfg.max_retries:
+            delay = None
+            allowed = cfg.max_retries
+            if unreachable == attempts and self.stats.replies == 0:
+                allowed = min(allowed, NEVER_REACHED_RETRIES)  # never reached: do not wait long to say so
+            if retries <= allowed:
+                delay = min(wait, cfg.max_retry_after) if wait is not None else self._backoff(retries)
+                if waited + delay > cfg.max_wait:
+                    problem += (f"; gave up: waiting {delay:g} s more would pass max_wait={cfg.max_wait:g} s "
+                                f"({waited:g} s waited already)")
+                    delay = None
+            if delay is None:
+                if unreachable == attempts and self.stats.replies == 0:
+                    raise JudgeError(
+                        f"cannot reach the LLM endpoint {cfg.endpoint}: every one of {attempts} attempts failed to "
+                        f"connect ({problem}). Check that the server runs and the URL (--judge openai:MODEL@URL or "
+                        "RAGAUGE_LLM_BASE_URL).")
                 raise JudgeCallError(f"LLM call to {cfg.endpoint} failed after {attempts} attempts: {problem}")
             self.stats.retries += 1
-            delay = min(wait, cfg.max_retry_after) if wait is not None else self._backoff(retries)
+            waited += delay
             await self._sleep(delay)
 
     def _read(self, doc: dict[str, Any], mode: str, attempts: int, prompt_estimate: int) -> ChatReply:

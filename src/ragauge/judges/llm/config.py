@@ -15,12 +15,21 @@ Spec strings (``--judge`` on the command line, ``get_judge("...")`` in Python)::
 
 >>> parse_judge_spec("openai:qwen2.5:0.5b@http://127.0.0.1:11434/v1", env={})
 ('qwen2.5:0.5b', 'http://127.0.0.1:11434/v1')
+
+Secrets in the URL: a query string (``?api-version=...&api_key=...``) is kept and sent with every
+request; ``user:password@`` is sent as HTTP Basic auth (not as part of the URL). Whatever ragauge
+writes down or prints (results.json, report.html, error messages) shows only :func:`redact_url`'s
+form, where userinfo and every query value are ``***``:
+
+>>> redact_url("https://bob:s3cret@gw.example/v1/?api-version=2024-02&api_key=sk-1")
+'https://***@gw.example/v1?api-version=***&api_key=***'
 """
 
 from __future__ import annotations
 
 import json
 import os
+import urllib.parse
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
@@ -31,6 +40,22 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 SPEC_PREFIXES = ("openai", "llm")
 #: Ways to ask for JSON, strongest first; the client falls back along this list per endpoint.
 STRUCTURED_MODES = ("json_schema", "json_object", "none")
+#: Default cap on one reply's body (bytes): a chat completion of ``max_tokens`` = 1024 is a few KB.
+MAX_REPLY_BYTES = 1 << 20
+
+
+def redact_url(url: str) -> str:
+    """``url`` safe to record: userinfo -> ``***@``, every query value -> ``***`` (a bare query item, which
+    may itself be a key, -> ``***``), no fragment; a trailing slash of the path is dropped."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host = parts.netloc.rpartition("@")[2]
+    except ValueError:
+        return "<unparseable URL>"
+    netloc = ("***@" if "@" in parts.netloc else "") + host
+    items = [q for q in parts.query.split("&") if q]
+    query = "&".join(f"{q.partition('=')[0]}=***" if "=" in q else "***" for q in items)
+    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), query, ""))
 
 
 @dataclass(frozen=True)
@@ -43,14 +68,16 @@ class LLMConfig:
     """
 
     model: str
-    base_url: str = DEFAULT_BASE_URL
+    base_url: str = field(default=DEFAULT_BASE_URL, repr=False)  #: may hold secrets: see :attr:`endpoint`
     api_key: str | None = field(default=None, repr=False)
     headers: Mapping[str, str] = field(default_factory=dict)
-    timeout: float = 120.0
+    timeout: float = 120.0  #: seconds for one whole HTTP request (connect, send, headers, body); 0 = none
     max_retries: int = 5
     backoff_base: float = 1.0
     backoff_max: float = 60.0
     max_retry_after: float = 300.0
+    max_wait: float = 300.0  #: seconds one call may spend waiting between its retries, Retry-After included
+    max_reply_bytes: int = MAX_REPLY_BYTES  #: a longer reply body is refused (that call is unscored, not cached)
     concurrency: int = 4
     requests_per_minute: float | None = None
     tokens_per_minute: float | None = None
@@ -65,8 +92,15 @@ class LLMConfig:
         if not self.model:
             raise ConfigError(f"LLM judge: no model given; set {ENV_PREFIX}MODEL or use the spec 'openai:MODEL@URL'")
         if not self.base_url.startswith(("http://", "https://")):
-            raise ConfigError(f"LLM judge: base URL must start with http:// or https:// (got {self.base_url!r})")
-        for name in ("timeout", "backoff_base", "backoff_max", "max_retry_after"):
+            raise ConfigError(f"LLM judge: base URL must start with http:// or https:// (got {redact_url(self.base_url)!r})")
+        if self.max_reply_bytes < 1024:
+            raise ConfigError(f"LLM judge: max_reply_bytes must be >= 1024 (got {self.max_reply_bytes!r})")
+        user = urllib.parse.urlsplit(self.base_url).username
+        if user is not None and self.api_key:
+            raise ConfigError(f"LLM judge: the base URL {redact_url(self.base_url)} carries user:password@ (sent as "
+                              "HTTP Basic auth) and an API key is set (sent as a Bearer token): both would be the "
+                              "Authorization header. Drop one (unset RAGAUGE_LLM_API_KEY, or the userinfo).")
+        for name in ("timeout", "backoff_base", "backoff_max", "max_retry_after", "max_wait"):
             if getattr(self, name) < 0:
                 raise ConfigError(f"LLM judge: {name} must be >= 0 (got {getattr(self, name)!r})")
         for name in ("max_retries", "parse_retries"):
@@ -80,8 +114,13 @@ class LLMConfig:
 
     @property
     def endpoint(self) -> str:
-        """``base_url`` without a trailing slash: the key under which server capabilities are remembered."""
-        return self.base_url.rstrip("/")
+        """``base_url`` as it may be recorded and printed (:func:`redact_url`: no userinfo, no query values,
+        no trailing slash); also the key under which server capabilities are remembered."""
+        return redact_url(self.base_url)
+
+    def __repr__(self) -> str:
+        return (f"LLMConfig(model={self.model!r}, endpoint={self.endpoint!r}, concurrency={self.concurrency}, "
+                f"timeout={self.timeout}, max_retries={self.max_retries}, structured={self.structured!r})")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> "LLMConfig":
@@ -113,7 +152,7 @@ def parse_judge_spec(spec: str, *, env: Mapping[str, str] | None = None) -> tupl
     env = os.environ if env is None else env
     head, sep, rest = spec.partition(":")
     if head not in SPEC_PREFIXES:
-        raise ConfigError(f"not an LLM judge spec: {spec!r}; expected 'openai', 'openai:MODEL' or 'openai:MODEL@URL'")
+        raise ConfigError(f"not an LLM judge spec: {_redact_spec(spec)!r}; expected 'openai', 'openai:MODEL' or 'openai:MODEL@URL'")
     model, url = rest, ""
     at = rest.rfind("@http")
     if at >= 0:
@@ -121,6 +160,12 @@ def parse_judge_spec(spec: str, *, env: Mapping[str, str] | None = None) -> tupl
     model = model or env.get(ENV_PREFIX + "MODEL", "")
     url = url or env.get(ENV_PREFIX + "BASE_URL") or DEFAULT_BASE_URL
     if not model:
-        raise ConfigError(f"judge spec {spec!r} names no model and {ENV_PREFIX}MODEL is not set; "
+        raise ConfigError(f"judge spec {_redact_spec(spec)!r} names no model and {ENV_PREFIX}MODEL is not set; "
                           "use 'openai:MODEL@URL', e.g. 'openai:gpt-4o-mini@https://api.openai.com/v1'")
     return model, url
+
+
+def _redact_spec(spec: str) -> str:
+    """A judge spec with its URL part redacted (for messages)."""
+    at = spec.rfind("@http")
+    return spec if at < 0 else spec[:at + 1] + redact_url(spec[at + 1:])

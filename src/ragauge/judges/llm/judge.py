@@ -42,7 +42,7 @@ from typing import Any, Awaitable, Callable, Sequence
 
 import numpy as np
 
-from ...errors import BudgetExceededError
+from ...errors import BudgetExceededError, JudgeError
 from ..types import UNSUPPORTED, ClaimVerdict, Provenance
 from .budget import Budget, PlannedCalls
 from .cache import ReplyCache, cache_key, default_cache_path
@@ -50,7 +50,7 @@ from .client import ChatClient
 from .config import LLMConfig, parse_judge_spec
 from .outcome import CALL_FAILED, UNPARSEABLE, Unscored, UnscoredList
 from .parse import claims_shape, questions_shape, verdicts_shape
-from .prompts import LANGS, TASKS, load_prompt
+from .prompts import LANGS, TASKS, fence, fence_tag, load_prompt
 from .reask import ask_parsed, paid_call, parse_message
 from .spans import locate
 from .tokens import estimate_tokens
@@ -123,6 +123,8 @@ class LLMJudge:
         self._offline = offline
         self._prompts: dict[str, str] = {}
         self._outcomes: dict[str, int] = {}
+        self.asks = 0  #: asks sent through the judge (cache hits included; dry runs not)
+        self.answered = 0  #: asks that got a usable (parsed) reply, from the endpoint or the cache
         self._inflight: dict[str, asyncio.Future] = {}
         self._planned: set[str] = set()
         # Filled by prefetch(): what the metrics will ask, already answered (content-keyed).
@@ -155,12 +157,28 @@ class LLMJudge:
             "delegated_to_offline": ["refusals", "similarity", "toxicity", "relevance embeddings"],
             "usage": spend,
             "client": {"requests": self.client.stats.requests, "retries": self.client.stats.retries,
-                       "downgrades": list(self.client.stats.downgrades)},
+                       "downgrades": list(self.client.stats.downgrades),
+                       "failed_requests": dict(sorted(self.client.stats.failures.items()))},
+            "asks": {"sent": self.asks, "answered": self.answered},
             "outcomes": dict(sorted(self._outcomes.items())),
         }
         if self.dry_run:
             details["dry_run"] = self.plan.to_dict()
         return Provenance("llm", self.config.model, prompts_version(), details)
+
+    def no_verdict_error(self) -> JudgeError | None:
+        """A :class:`JudgeError` (exit code 3) when the judge was asked and **no** ask got a usable reply
+        (every call failed or every reply was unparseable), else ``None``. For the engine/CLI to call after
+        the run: a judge that produced nothing must not pass for a run whose samples are merely unscored."""
+        if self.dry_run or self.asks == 0 or self.answered > 0:
+            return None
+        st = self.client.stats
+        kinds = ", ".join(f"{k} x{n}" for k, n in sorted(st.failures.items())) or "no failed request"
+        outcomes = ", ".join(f"{k}: {n}" for k, n in sorted(self._outcomes.items()))
+        return JudgeError(
+            f"the LLM judge {self.config.endpoint} (model {self.config.model!r}) produced no verdict: all {self.asks} "
+            f"asks failed ({outcomes}; failed requests: {kinds}). Last error: {st.last_failure or 'see above'}. "
+            "Check the endpoint, model and key, or run with --judge offline.")
 
     def usage(self) -> dict[str, Any]:
         """Paid calls, cached replies, prompt/completion tokens and cost (USD, ``None`` without prices)."""
@@ -190,12 +208,11 @@ class LLMJudge:
         with ThreadPoolExecutor(max_workers=1) as pool:  # called from inside a running loop
             return pool.submit(ctx.run, lambda: asyncio.run(make())).result()
 
-    @staticmethod
-    async def _gather(coros: Sequence[Awaitable[Any]]) -> list[Any]:
+    async def _gather(self, coros: Sequence[Awaitable[Any]]) -> list[Any]:
         results = await asyncio.gather(*coros, return_exceptions=True)
         for r in results:  # every in-flight call has finished (and is cached) before we stop
             if isinstance(r, BudgetExceededError):
-                raise r
+                raise self.budget.final_error(r) from None
         for r in results:
             if isinstance(r, BaseException):
                 raise r
@@ -245,6 +262,8 @@ class LLMJudge:
                 schema=prompt.schema, temperature=cfg.temperature, seed=cfg.seed, max_tokens=cfg.max_tokens),
             shape=shape, lang=lang, retries=cfg.parse_retries, allow_truncated=allow_truncated,
         )
+        if not asked.dry_run:
+            self.asks += 1
         if asked.call_error is not None:
             self._count(CALL_FAILED)
             return Unscored(CALL_FAILED, str(asked.call_error), None, prompt.id)
@@ -257,6 +276,7 @@ class LLMJudge:
             self._count("repaired: " + r.split(":")[0])
         if asked.reasks:
             self._count("re-asked after a parse error")
+        self.answered += 1
         return asked.value
 
     # --- planning the whole suite up front --------------------------------------------------------
@@ -333,8 +353,9 @@ class LLMJudge:
                     out[i] = [ClaimVerdict(t, *offsets(c), UNSUPPORTED, 0.0, None, "no sources to check against")
                               for t, c in zip(texts, items[i][0])]
                 return
-            values = {"claims": "\n".join(f"[{k}] {t}" for k, t in enumerate(texts, 1)),
-                      "sources": "\n\n".join(f"[{k}] {s}" for k, s in enumerate(union, 1))}
+            tag = fence_tag(*texts, *union)
+            values = {"claims": "\n".join(fence("claim", t, tag, n=k) for k, t in enumerate(texts, 1)),
+                      "sources": "\n".join(fence("source", s, tag, n=k) for k, s in enumerate(union, 1)), "tag": tag}
             got = await self._ask("verify", lang, values, shape=verdicts_shape(len(texts), len(union)),
                                   allow_truncated=False, est_completion=60 * len(texts), placeholder=None)
             for i in members:

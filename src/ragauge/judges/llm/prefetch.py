@@ -11,6 +11,7 @@ from typing import Any, Sequence
 from ..types import UNSUPPORTED, ClaimVerdict
 from .outcome import Unscored, UnscoredList
 from .parse import claims_shape, findings_shape, pair_claims_shape
+from .prompts import fence, fence_tag
 from .tokens import estimate_tokens
 from .usage import serving
 from .verdicts import offsets, to_verdict, verdict_from_findings
@@ -132,32 +133,34 @@ async def verify_merged(judge: Any, items: Sequence[tuple[Sequence[Any], list[st
         union += [x for x in sources if x not in union]
     lang = keys[0][2]
 
-    def render(part: list[tuple[str, ...]]) -> tuple[list[str], str, list[tuple[str, ...]]]:
+    def render(part: list[tuple[str, ...]]) -> tuple[list[str], str, str, str]:
+        """``(union, sources block, claims block, tag)`` for the claim lists in ``part``."""
         union: list[str] = []
         for texts in part:
             union += [x for x in lists[texts][1] if x not in union]
+        tag = fence_tag(*union, *(t for texts in part for t in texts))
         blocks, n = [], 0
         for texts in part:
             nums = ", ".join(str(union.index(x) + 1) for x in lists[texts][1])
             lines = [_GROUP[lang].format(nums=nums)]
             for t in texts:
                 n += 1
-                lines.append(f"[{n}] {t}")
+                lines.append(fence("claim", t, tag, n=n))
             blocks.append("\n".join(lines))
-        return union, "\n\n".join(blocks), part
+        sources = "\n".join(fence("source", x, tag, n=k) for k, x in enumerate(union, 1))
+        return union, sources, "\n\n".join(blocks), tag
 
     whole = list(lists)
     parts = [whole]
-    union, claims_block, _ = render(whole)
-    sources_block = "\n\n".join(f"[{k}] {x}" for k, x in enumerate(union, 1))
+    union, sources_block, claims_block, _ = render(whole)
     if len(whole) > 1 and estimate_tokens(sources_block + claims_block) > MERGED_VERIFY_MAX_TOKENS:
         parts = [[t] for t in whole]
     results: dict[tuple[str, ...], Any] = {}  # claim texts -> (union, findings) or Unscored/None
 
     async def ask(part: list[tuple[str, ...]]) -> None:
-        union, claims_block, _ = render(part)
+        union, sources_block, claims_block, tag = render(part)
         n_claims = sum(len(t) for t in part)
-        values = {"sources": "\n\n".join(f"[{k}] {x}" for k, x in enumerate(union, 1)), "claims": claims_block}
+        values = {"sources": sources_block, "claims": claims_block, "tag": tag}
         got = await judge._ask("verify_multi", lang, values, shape=findings_shape(n_claims, len(union)),
                               allow_truncated=False, est_completion=40 * n_claims + 30 * len(union),
                               placeholder=None)

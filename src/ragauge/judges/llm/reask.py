@@ -15,6 +15,7 @@ they make of a failure.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
@@ -83,15 +84,22 @@ async def ask_parsed(
 
 async def paid_call(client: Any, cache: Any, budget: Any, *, key: str, model: str, prompt: Any,
                     messages: list[Message], schema: Any, est_prompt: int, est_completion: int) -> Any:
-    """One call that is not in the cache: reserve the budget, ask, give the reservation back on failure,
-    cache the reply and book its tokens. Returns the client's reply (text and usage)."""
-    budget.reserve(est_prompt, est_completion)
+    """One call that is not in the cache: reserve the budget, ask, give the reservation back on failure
+    (or book it as spent when the server may have billed the call: an over-size reply), cache the reply
+    and book its tokens. Returns the client's reply (text and usage)."""
+    held = budget.try_reserve(est_prompt, est_completion)
+    while held is None:  # a first call under a token/money limit is calibrating the estimates
+        await asyncio.sleep(0.02)
+        held = budget.try_reserve(est_prompt, est_completion)
     try:
         reply = await client.chat(messages, schema=schema, schema_name=prompt.task)
-    except BaseException:
-        budget.release()
+    except BaseException as exc:
+        if getattr(exc, "billed", False):
+            budget.record(est_prompt, est_completion, held)
+        else:
+            budget.release(held)
         raise
     cache.put(key, model=model, prompt_id=prompt.id, reply=reply.text,
               prompt_tokens=reply.usage.prompt_tokens, completion_tokens=reply.usage.completion_tokens)
-    budget.record(reply.usage.prompt_tokens, reply.usage.completion_tokens)
+    budget.record(reply.usage.prompt_tokens, reply.usage.completion_tokens, held)
     return reply
