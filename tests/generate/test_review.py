@@ -368,3 +368,63 @@ def test_one_kb_reader_for_review_generator_and_rag(tmp_path):
             reader(path)
     path.write_text('{"id": "a", "text": "Гарантия 36 месяцев."}\n', encoding="utf-8")
     assert load_kb(path)["a"]["text"] == "Гарантия 36 месяцев." and read_kb_jsonl(path)[0].id == "a"
+
+
+# --- CSV injection (OWASP) and the quote round trip (issue 14) -------------------------------------
+TRICKY = ["'=1+1", "\tЧто такое ГКЛ?", "＝1+1 и ещё", "＋7 900", "－ минус", "＠mention", "'просто кавычка",
+          "''=двойная", "@SUM(1)", "+1", "-1", "=HYPERLINK(\"x\")", "обычный вопрос"]
+
+
+@pytest.fixture
+def tricky_golden(tmp_path: Path) -> Path:
+    path = tmp_path / "golden.jsonl"
+    cases = [GoldenCase(f"t-{i}", q, "ответ", ("price#a-0",), "simple", ("numbers",)) for i, q in enumerate(TRICKY)]
+    write_golden(cases, path, now="2026-11-29T10:00:00Z")
+    (tmp_path / "kb.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in KB), encoding="utf-8")
+    return path
+
+
+def test_csv_neutralises_the_owasp_list_and_a_leading_quote(tricky_golden: Path, tmp_path: Path):
+    sheet = export_review(tricky_golden, tmp_path / "review.csv", kb=tmp_path / "kb.jsonl")
+    records = _read_csv(sheet)
+    q = records[0].index("question")
+    cells = {r[0]: r[q] for r in records[1:]}
+    written = [c.question for c in read_golden(tricky_golden)]
+    for i, text in enumerate(written):
+        cell = cells[f"t-{i}"]
+        if text[:1] in ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠", "'"):
+            assert cell == "'" + text, (text, cell)  # Excel shows text, runs no formula; a quote is doubled
+        else:
+            assert cell == text
+    assert written[1] == "\tЧто такое ГКЛ?" and cells["t-1"] == "'\tЧто такое ГКЛ?"
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".csv"])
+def test_tricky_questions_round_trip(tricky_golden: Path, tmp_path: Path, suffix: str):
+    before = read_golden(tricky_golden)
+    sheet = export_review(tricky_golden, tmp_path / f"review{suffix}", kb=tmp_path / "kb.jsonl")
+    result = import_review(sheet, tricky_golden, tmp_path / "golden.v2.jsonl", now=NOW)
+    back = read_golden(tmp_path / "golden.v2.jsonl")
+    assert [c.question for c in back] == [c.question for c in before]
+    assert result.counts["changes"] == 0
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".csv"])
+def test_an_edit_that_starts_with_a_quote_survives(tricky_golden: Path, tmp_path: Path, suffix: str):
+    sheet = export_review(tricky_golden, tmp_path / f"review{suffix}", kb=tmp_path / "kb.jsonl")
+    new = "'=не формула"
+    if suffix == ".csv":  # what the export would write for it: neutralised
+        _set_csv(sheet, {"t-12": {"decision": "edit", "question_edit": "''=не формула"}})
+    else:
+        _edit_xlsx(sheet, {"t-12": {"decision": "edit", "question_edit": new}})
+    import_review(sheet, tricky_golden, tmp_path / "golden.v2.jsonl", now=NOW)
+    back = {c.id: c for c in read_golden(tmp_path / "golden.v2.jsonl")}
+    assert back["t-12"].question == new
+
+
+def test_neutralise_and_unquote_are_inverse():
+    from ragauge.generate._review_table import neutralise, unquote
+
+    for text in TRICKY + ["", "'", "''", "'a", "a'", "\n=x", "\r"]:
+        assert unquote(neutralise(text)) == text
+    assert unquote("'hello") == "'hello"  # an old export's lone quote before a harmless character stays

@@ -48,7 +48,8 @@ def test_threshold_failure_exit_1_with_readable_message(pytester, run):
     assert "hit_rate@5 = 0.750 misses the bar: at least 0.85 (profile dashboard, point estimate)" in text
     assert "- q0: hit_rate@5 = 0.000" in text and "retrieved: x, y, z; relevant: a" in text
     assert "ragauge: FAILED test_rag.py::test_quality: ragauge: 1 of 3 gates failed" in text
-    assert "FAIL: 1 of 3 gates failed: hit_rate@5" in text  # the terminal summary's verdict
+    # the terminal summary's verdict, in the report's one language: that of its (Russian) diagnosis
+    assert "FAIL: не пройдены пороги (1 из 3): hit_rate@5" in text
 
 
 def _save_baseline(path, source, target) -> None:

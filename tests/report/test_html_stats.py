@@ -56,7 +56,7 @@ def test_markdown_and_table():
     assert "↓ -0.050 [-0.080, -0.020] p=0.003 worse" in md and "→" not in md.split("| gate |")[0]
     table = render_table(doc)
     assert "vs baseline" in table and "↓ -0.050" in table and "↑ +0.010" in table and "n.s." in table
-    assert "Hidden breakage: 1 slice(s)" in table and "What to fix:" in table
+    assert "Hidden breakage: 1 slice significantly below" in table and "What to fix:" in table
     plain = copy.deepcopy(doc)
     for k in ("diagnosis", "alarms", "comparison"):
         plain.pop(k)

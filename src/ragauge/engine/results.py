@@ -124,6 +124,7 @@ class Results:
             "comparison": self.comparison,
             "alarms": list(self.alarms),
             "slice_checks": self.slice_policy,
+            "lang": None,
             "diagnosis": [],
             "usage": self.usage,
             "slices": {
@@ -134,8 +135,12 @@ class Results:
             "samples": samples,
         }
         from ..diagnosis import diagnose
+        from ..diagnosis._read import language
 
-        doc["diagnosis"] = [d.to_dict() for d in diagnose(doc, lang=self.lang)]
+        # One language for the whole report (its headings and the diagnosis): the one asked for, else the
+        # samples' majority language.
+        doc["lang"] = self.lang or language(doc)
+        doc["diagnosis"] = [d.to_dict() for d in diagnose(doc, lang=doc["lang"])]
         return doc
 
     def to_json(self, *, indent: int | None = 2) -> str:

@@ -17,7 +17,6 @@ from .summary import MetricSummary
 
 MIN_SLICE_N = 5
 ALPHA = 0.05
-_WORDS = {">=": "at least", ">": "above", "<=": "at most", "<": "below"}
 _OPS = {">=": float.__ge__, ">": float.__gt__, "<=": float.__le__, "<": float.__lt__}
 
 
@@ -45,32 +44,25 @@ def run_slice_checks(
                         min_n=min_n, alpha=ALPHA, seed=seed)
 
 
-def _f(x: float | None) -> str:
-    return "—" if x is None else f"{x:.3f}"
-
-
 def alarm_record(c: SliceCheck, slice_summary: MetricSummary, gate: GateResult | None) -> dict[str, Any]:
-    """One alarm for results.json, with the sentence that says what is broken and by how much."""
+    """One alarm for results.json, with the sentence that says what is broken and by how much.
+
+    The sentence is :func:`ragauge.report.common.alarm_sentence` of the record (English here; a report in
+    Russian rebuilds it from the same numbers)."""
+    from ..report.common import alarm_sentence
+
     ci = slice_summary.ci
-    ci_txt = f", 95% CI {ci.low:.3f}–{ci.high:.3f}" if ci else ""
-    text = (f"Slice '{c.slice}' is significantly below the rest on {c.metric}: {_f(c.value)} (n = {c.n}{ci_txt}) "
-            f"vs {_f(c.rest_value)} on the other {c.n_rest} samples (difference {c.difference:+.3f}; "
-            f"{c.method}, p = {c.p_value:.2g}, Holm-adjusted {c.p_adjusted:.2g})")
     meets = None
     threshold = None
     if gate is not None and gate.status in ("pass", "fail"):
         threshold = {"op": gate.op, "value": gate.threshold, "mode": gate.mode}
-        want = f"{_WORDS.get(gate.op, gate.op)} {gate.threshold:g}"
         if c.value is not None and gate.op in _OPS:
             meets = bool(_OPS[gate.op](float(c.value), float(gate.threshold)))
-        overall = "passes" if gate.status == "pass" else "fails"
-        text += f", while the overall gate {overall} ({_f(gate.value)}, {want})"
-        if meets is not None:
-            text += "; the slice itself " + ("meets the bar" if meets else "misses the bar")
-    text += "."
     out = c.to_dict()
     out.update(ci=ci.to_dict() if ci else None, threshold=threshold, slice_meets_threshold=meets,
-               overall_gate=gate.status if gate else None, text=text)
+               overall_gate=gate.status if gate else None,
+               overall_value=gate.value if gate is not None and gate.status in ("pass", "fail") else None)
+    out["text"] = alarm_sentence(out, "en")
     return out
 
 

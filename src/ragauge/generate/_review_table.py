@@ -4,8 +4,11 @@ CSV: UTF-8 with a BOM (Excel then reads Cyrillic right) and ``;`` between fields
 list separator of Russian (and most European) Excel locales, so a double-click opens it in columns;
 ``delimiter=","`` for an English Excel. Reading sniffs the delimiter (``;``, ``,`` or tab) from the
 header line and accepts UTF-8 (with or without BOM), UTF-16 with BOM, or cp1251 (what a Russian Excel
-writes with "Save as CSV"). A cell that starts with ``= + - @`` is written with a leading ``'`` so
-that Excel shows it as text instead of running it as a formula; reading removes that one ``'`` again.
+writes with "Save as CSV"). A cell that starts with ``= + - @``, a tab, CR or LF, or their full-width forms
+``＝ ＋ － ＠`` (the OWASP CSV-injection list) is written with a leading ``'`` so that Excel shows it as
+text instead of running it as a formula; so is a cell that starts with ``'`` itself. Reading removes
+exactly that one added ``'`` (one leading ``'`` followed by such a character or another ``'``), so a
+question that really starts with ``'=`` comes back as it was.
 
 XLSX (openpyxl): sheet ``review`` with a styled, frozen header row (and frozen id column), column
 widths, wrapped text, an auto-filter, a drop-down (accept/edit/reject) on ``decision``, the reviewer's
@@ -23,6 +26,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ragauge.errors import InputError, MissingDependencyError
+from ragauge.files import write_bytes_atomically, write_text_atomically
 
 #: (column, width in characters, filled in by the reviewer)
 COLUMNS: tuple[tuple[str, int, bool], ...] = (
@@ -37,7 +41,9 @@ EDIT_COLUMNS = ("question_edit", "reference_edit", "relevant_ids_edit")
 DECISIONS = ("accept", "edit", "reject")
 SUFFIXES = (".csv", ".xlsx")
 
-_FORMULA_START = ("=", "+", "-", "@")
+#: what Excel/LibreOffice may read as the start of a formula (OWASP CSV injection), and the quote itself
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+_QUOTED_START = _FORMULA_START + ("'",)
 # XML 1.0 forbids these control characters; openpyxl refuses them (same set as its ILLEGAL_CHARACTERS_RE)
 _ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
@@ -76,8 +82,8 @@ def write_csv(rows: Sequence[Mapping[str, str]], path: Path, *, delimiter: str =
     writer.writerow(NAMES)
     for r in rows:
         cells = [clean(r.get(n, "")) for n in NAMES]
-        writer.writerow(["'" + c if c.startswith(_FORMULA_START) else c for c in cells])
-    path.write_text(buf.getvalue(), encoding="utf-8-sig", newline="")
+        writer.writerow([neutralise(c) for c in cells])
+    write_text_atomically(path, buf.getvalue(), encoding="utf-8-sig")
 
 
 def write_xlsx(rows: Sequence[Mapping[str, str]], path: Path, *, about: Sequence[tuple[str, str]]) -> None:
@@ -125,7 +131,9 @@ def write_xlsx(rows: Sequence[Mapping[str, str]], path: Path, *, about: Sequence
         info.cell(row=i, column=1, value=key).font = Font(bold=True)
         c = info.cell(row=i, column=2, value=clean(value))
         c.data_type, c.alignment = "s", Alignment(wrap_text=True, vertical="top")
-    book.save(path)
+    data = io.BytesIO()
+    book.save(data)
+    write_bytes_atomically(path, data.getvalue())
 
 
 # --- reading ----------------------------------------------------------------------------------------
@@ -167,8 +175,19 @@ def _rows(header: list[str], data: Sequence[tuple[int, Sequence[str]]]) -> list[
     return out
 
 
-def _unquote(text: str) -> str:
-    return text[1:] if text.startswith("'") and text[1:].startswith(_FORMULA_START) else text
+def neutralise(text: str) -> str:
+    """A CSV cell that no spreadsheet runs as a formula: ``'`` before a dangerous first character or a ``'``.
+
+    >>> neutralise("=1+1"), neutralise("'=x"), neutralise("＝1"), neutralise("ok")
+    ("'=1+1", "''=x", "'＝1", 'ok')
+    """
+    return "'" + text if text.startswith(_QUOTED_START) else text
+
+
+def unquote(text: str) -> str:
+    """The inverse of :func:`neutralise`: one leading ``'`` removed when a dangerous character or a ``'``
+    follows it. ``unquote(neutralise(x)) == x`` for every ``x``."""
+    return text[1:] if text.startswith("'") and text[1:].startswith(_QUOTED_START) else text
 
 
 def read_csv(path: Path) -> Sheet:
@@ -181,7 +200,7 @@ def read_csv(path: Path) -> Sheet:
     if not records:
         raise InputError("the review file is empty", file=str(path), hint="Export it again")
     header = _header(records[0], path)
-    data = [(i, [_unquote(clean(c)) for c in rec]) for i, rec in enumerate(records[1:], 2)]
+    data = [(i, [unquote(clean(c)) for c in rec]) for i, rec in enumerate(records[1:], 2)]
     return Sheet(_rows(header, data), encoding)
 
 

@@ -11,36 +11,38 @@ if TYPE_CHECKING:  # pragma: no cover
 FILES = {"json": "results.json", "html": "report.html", "markdown": "report.md"}
 
 
-def write_reports(results: "Results", out_dir: Path, *, formats: Sequence[str] = ("json", "html", "markdown")) -> dict[str, Path]:
-    """Write ``results.json`` always, plus the requested report formats; return their paths."""
-    from ..errors import InputError
+def render_reports(results: "Results", out_dir: Path, *,
+                   formats: Sequence[str] = ("json", "html", "markdown")) -> dict[str, tuple[Path, str]]:
+    """Every requested file of a run rendered in memory: ``{format: (path, text)}``; ``results.json`` always.
 
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise InputError(f"cannot create the output folder: {exc.strerror}", file=str(out_dir),
-                         hint="choose another --out folder") from None
-    doc = results.to_dict()
-    written: dict[str, Path] = {}
+    Nothing is written, so a failure while rendering (or a text that cannot be encoded) leaves the old
+    files as they were."""
     import json
 
-    path = out_dir / FILES["json"]
-    path.write_text(json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) + "\n", encoding="utf-8")
-    written["json"] = path
-    for fmt in formats:
-        if fmt == "json":
-            continue
-        if fmt == "html":
-            from .html import render_html
+    unknown = [f for f in formats if f not in FILES]
+    if unknown:
+        raise ValueError(f"unknown report format {unknown[0]!r}; use {', '.join(FILES)}")
+    doc = results.to_dict()
+    out = {"json": (out_dir / FILES["json"], json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) + "\n")}
+    if "html" in formats:
+        from .html import render_html
 
-            text = render_html(doc)
-        elif fmt == "markdown":
-            from .markdown import render_markdown
+        out["html"] = (out_dir / FILES["html"], render_html(doc))
+    if "markdown" in formats:
+        from .markdown import render_markdown
 
-            text = render_markdown(doc)
-        else:
-            raise ValueError(f"unknown report format {fmt!r}")
-        p = out_dir / FILES[fmt]
-        p.write_text(text, encoding="utf-8")
-        written[fmt] = p
-    return written
+        out["markdown"] = (out_dir / FILES["markdown"], render_markdown(doc))
+    return out
+
+
+def write_reports(results: "Results", out_dir: Path, *, formats: Sequence[str] = ("json", "html", "markdown")) -> dict[str, Path]:
+    """Write ``results.json`` always, plus the requested report formats; return their paths.
+
+    All files are rendered first, then replaced together (:func:`ragauge.files.write_files_atomically`):
+    a full disk or an unencodable character raises :class:`~ragauge.errors.OutputError` naming the file
+    and leaves the previous run's files whole."""
+    from ..files import write_files_atomically
+
+    rendered = render_reports(results, Path(out_dir), formats=formats)
+    write_files_atomically({path: text for path, text in rendered.values()})
+    return {fmt: path for fmt, (path, _) in rendered.items()}

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
+
+from .escape import terminal_text
+from .messages import MESSAGES, msg, plural, report_lang
 
 
 def fmt_value(value: float | None, unit: str | None = None) -> str:
@@ -13,9 +16,9 @@ def fmt_value(value: float | None, unit: str | None = None) -> str:
     return f"{value:.3f}"
 
 
-def fmt_ci(ci: Mapping[str, Any] | None, unit: str | None = None) -> str:
+def fmt_ci(ci: Mapping[str, Any] | None, unit: str | None = None, *, lang: str = "en") -> str:
     if not ci:
-        return "n too small"
+        return msg(lang, "n_too_small")
     if unit == "ms":
         return f"[{ci['low']:.0f}, {ci['high']:.0f}]"
     return f"[{ci['low']:.3f}, {ci['high']:.3f}]"
@@ -39,14 +42,19 @@ def units(results: Mapping[str, Any]) -> dict[str, str | None]:
     return {m["name"]: m.get("unit") for m in results.get("metrics", [])}
 
 
-def verdict_line(results: Mapping[str, Any]) -> str:
+def verdict_line(results: Mapping[str, Any], *, lang: str | None = None,
+                 name: Callable[[object], str] = terminal_text) -> str:
+    """``PASS: all 3 gates passed.`` / ``FAIL: 1 of 3 gates failed: faithfulness``; metric names go through
+    ``name`` (terminal-safe by default; the Markdown report passes its escaping)."""
+    lang = lang or report_lang(results)
     gates = [g for g in results.get("gates", []) if g["status"] != "skipped"]
     if not gates:
-        return "No gates checked (no profile)."
+        return msg(lang, "no_gates")
     failed = [g for g in gates if g["status"] != "pass"]
     if not failed:
-        return f"PASS: all {len(gates)} gates passed."
-    return f"FAIL: {len(failed)} of {len(gates)} gates failed: " + ", ".join(g["metric"] for g in failed)
+        return msg(lang, "all_passed", gates=plural(lang, len(gates), "gates"))
+    return msg(lang, "some_failed", failed=len(failed), gates=plural(lang, len(gates), "gates"), total=len(gates),
+               names=", ".join(name(g["metric"]) for g in failed))
 
 
 # --- baseline comparison, hidden breakage, diagnosis (shared by table, Markdown, HTML) -------------
@@ -83,36 +91,90 @@ def fmt_change(entry: Mapping[str, Any] | None, unit: str | None = None, *, shor
     return f"{arrow(entry)} {d:+.{dec}f}{ci_txt}{p_txt} {word}".rstrip()
 
 
-def baseline_line(results: Mapping[str, Any]) -> str | None:
+def baseline_line(results: Mapping[str, Any], *, lang: str | None = None) -> str | None:
+    """The sentence that says what the changes are measured against (plain text: escape it for the output)."""
     block = results.get("comparison")
     if not block:
         return None
+    lang = lang or report_lang(results)
     b = block.get("baseline") or {}
-    left = [f"{b.get(k)} only in {w}" for k, w in (("only_base", "the baseline"), ("only_new", "this run"))
-            if b.get(k)]
-    extra = f"; compared on the {b.get('n_common')} common samples ({', '.join(left)})" if left else ""
-    return (f"Compared with baseline {b.get('path')} (paired by id{extra}; difference = this run - baseline, "
-            f"{int(block.get('level', 0.95) * 100)}% paired bootstrap CI, Holm-adjusted p).")
+    left = [msg(lang, k, n=b.get(k)) for k in ("only_base", "only_new") if b.get(k)]
+    extra = msg(lang, "baseline_common", n=b.get("n_common"), left=", ".join(left)) if left else ""
+    return msg(lang, "baseline", path=b.get("path"), extra=extra, level=int(block.get("level", 0.95) * 100))
 
 
-def alarm_lines(results: Mapping[str, Any]) -> list[str]:
-    """Sentences of the hidden-breakage block (empty when nothing is alarmed)."""
-    return [str(a.get("text", "")) for a in results.get("alarms") or []]
+def alarm_lines(results: Mapping[str, Any], *, lang: str | None = None) -> list[str]:
+    """Sentences of the hidden-breakage block in the report's language (empty when nothing is alarmed);
+    an alarm without its numbers keeps the sentence stored with it (plain text: escape it for the output)."""
+    lang = lang or report_lang(results)
+    out = []
+    for a in results.get("alarms") or []:
+        if not isinstance(a, Mapping):
+            continue
+        try:
+            out.append(alarm_sentence(a, lang))
+        except (KeyError, TypeError, ValueError):
+            out.append(str(a.get("text", "")))
+    return out
 
 
-def too_small_note(results: Mapping[str, Any]) -> str | None:
-    policy = results.get("slice_checks") or {}
-    small = sorted({tag for tag, sl in (results.get("slices") or {}).items()
-                    for c in (sl.get("checks") or {}).values() if c.get("status") == "too small"})
-    if not small:
+def _num(x: Any, lang: str, spec: str = ".3f") -> str:
+    if x is None:
+        return "—"
+    text = format(float(x), spec)
+    return text.replace(".", ",") if lang == "ru" else text  # a decimal comma in Russian, as the diagnosis
+
+
+def alarm_sentence(a: Mapping[str, Any], lang: str = "en") -> str:
+    """The sentence of one alarm record (``slice_alarms.alarm_record``): what is broken and by how much.
+
+    ``KeyError``/``TypeError`` when the record lacks its numbers (an older or hand-made document)."""
+    ci = a.get("ci")
+    ci_txt = msg(lang, "alarm_ci", low=_num(ci["low"], lang), high=_num(ci["high"], lang)) if ci else ""
+    text = msg(lang, "alarm", slice=a["slice"], metric=a["metric"], value=_num(a.get("value"), lang), n=a["n"],
+               ci=ci_txt, rest=_num(a.get("rest_value"), lang), n_rest=a["n_rest"],
+               diff=_num(a["difference"], lang, "+.3f"), method=a["method"], p=_num(a["p_value"], lang, ".2g"),
+               p_adj=_num(a["p_adjusted"], lang, ".2g"))
+    th = a.get("threshold")
+    if th and a.get("overall_gate") in ("pass", "fail"):
+        value = _num(th["value"], lang, "g")
+        want = msg(lang, f"op_{th['op']}", v=value) if f"op_{th['op']}" in MESSAGES else f"{th['op']} {value}"
+        overall = msg(lang, "alarm_passes" if a["overall_gate"] == "pass" else "alarm_fails")
+        text += msg(lang, "alarm_gate", overall=overall, value=_num(a.get("overall_value"), lang), want=want)
+        meets = a.get("slice_meets_threshold")
+        if meets is not None:
+            text += msg(lang, "alarm_meets" if meets else "alarm_misses")
+    return text + "."
+
+
+def too_small_pairs(results: Mapping[str, Any]) -> list[tuple[str, str, int, int]]:
+    """``(slice, metric, n, n_rest)`` of every slice check that was not run for want of data, by slice.
+
+    Per (slice, metric) pair, as the checks are: a slice can be alarmed on one metric and too small on
+    another (fewer of its samples scored), so a slice name alone would contradict its alarm."""
+    out = []
+    for tag, sl in (results.get("slices") or {}).items():
+        for metric, c in ((sl or {}).get("checks") or {}).items():
+            if isinstance(c, Mapping) and c.get("status") == "too small":
+                out.append((str(tag), str(c.get("metric") or metric), int(c.get("n") or 0), int(c.get("n_rest") or 0)))
+    return sorted(out)
+
+
+def too_small_note(results: Mapping[str, Any], *, lang: str | None = None) -> str | None:
+    """Which (slice, metric) pairs were too small to test, with their n (plain text: escape it for the output)."""
+    pairs = too_small_pairs(results)
+    if not pairs:
         return None
-    return f"Too small to test (fewer than {policy.get('min_n', 5)} scored samples): {', '.join(small)}."
+    lang = lang or report_lang(results)
+    min_n = int((results.get("slice_checks") or {}).get("min_n", 5))
+    text = [msg(lang, "too_small_pair", slice=tag, metric=metric, n=n,
+                rest=msg(lang, "too_small_rest", n_rest=n_rest) if n_rest < min_n else "")
+            for tag, metric, n, n_rest in pairs]
+    return msg(lang, "too_small", min_n=min_n, pairs="; ".join(text))
 
 
-def diagnosis_heading(results: Mapping[str, Any]) -> str:
-    diags = results.get("diagnosis") or []
-    ru = bool(diags) and any("а" <= ch <= "я" for ch in str(diags[0].get("title", "")).lower())
-    return "Что исправить" if ru else "What to fix"
+def diagnosis_heading(results: Mapping[str, Any], *, lang: str | None = None) -> str:
+    return msg(lang or report_lang(results), "what_to_fix")
 
 
 def usage_rows(results: Mapping[str, Any]) -> list[tuple[str, int, int, int, float | None]]:

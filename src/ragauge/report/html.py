@@ -27,6 +27,7 @@ from .html_doc import _check_schema, _Doc, _e, _num, _str
 from .html_judge import judge_section
 from .html_samples import _samples
 from .html_tables import _gates, _summary
+from .messages import msg, plural
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 
@@ -54,7 +55,7 @@ def render_html(results: Mapping[str, Any]) -> str:
         _footer(doc),
     ]
     return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<!DOCTYPE html>\n<html lang="{doc.lang}">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f'<meta name="generator" content="ragauge {_e(results.get("ragauge_version", ""))}">\n'
@@ -74,35 +75,38 @@ def _header(doc: _Doc) -> str:
     not_passed = [g for g in counted if g.get("status") != "pass"]
     passed = r.get("passed") if isinstance(r.get("passed"), bool) else not not_passed
     skipped = len(doc.gates) - len(counted)
+    lang = doc.lang
     if not counted:
-        detail = "no gates checked" + (f" ({skipped} skipped)" if skipped else "")
+        detail = msg(lang, "v_no_gates") + (f" ({msg(lang, 'v_skipped', n=skipped)})" if skipped else "")
     elif not_passed:
         failed = sum(1 for g in not_passed if g.get("status") == "fail")
         unscored = len(not_passed) - failed
-        parts = [f"{failed} failed"] + ([f"{unscored} unscored"] if unscored else [])
-        detail = f"{len(not_passed)} of {len(counted)} gates did not pass ({', '.join(parts)})"
+        parts = [msg(lang, "v_failed", n=failed)] + ([msg(lang, "v_unscored", n=unscored)] if unscored else [])
+        detail = msg(lang, "v_not_passed", k=len(not_passed), gates=plural(lang, len(counted), "gates"), total=len(counted),
+                     parts=", ".join(parts))
     else:
-        detail = f"all {len(counted)} gates passed"
+        detail = msg(lang, "v_all_passed", gates=plural(lang, len(counted), "gates"))
     if counted and skipped:
-        detail += f"; {skipped} skipped (metric not evaluated)"
+        detail += msg(lang, "v_skipped_metric", n=skipped)
     verdict = "PASS" if passed else "FAIL"
     meta = [
-        ("Data source", _e(source.get("path")) or "—"),
-        ("Samples", _e(n) if n is not None else "—"),
-        ("Date", _e(_date(r.get("created_at")))),
+        (msg(lang, "m_source"), _e(source.get("path")) or "—"),
+        (msg(lang, "m_samples"), _e(n) if n is not None else "—"),
+        (msg(lang, "m_date"), _e(_date(r.get("created_at")))),
         ("ragauge", _e(r.get("ragauge_version")) or "—"),
-        ("Profile", _e(profile.get("name")) or "—"),
+        (msg(lang, "profile"), _e(profile.get("name")) or "—"),
     ]
     dl = "".join(f"<div><dt>{k}</dt><dd>{v}</dd></div>" for k, v in meta)
     desc = f'<p class="profile-desc">{_e(profile.get("description"))}</p>' if profile.get("description") else ""
-    extra = ([("diagnosis", "What to fix")] if r.get("diagnosis") else []) + \
-        ([("breakage", "Hidden breakage")] if r.get("alarms") else [])
-    nav = "".join(f'<a href="#{a}">{t}</a>' for a, t in extra + [
-        ("gates", "Gates"), ("summary", "Metrics"), ("distributions", "Distributions"), ("slices", "Slices"),
-        ("latency", "Latency"), ("samples", "Samples")])
+    extra = ([("diagnosis", msg(lang, "what_to_fix"))] if r.get("diagnosis") else []) + \
+        ([("breakage", msg(lang, "hidden_breakage"))] if r.get("alarms") else [])
+    nav = "".join(f'<a href="#{a}">{_e(t)}</a>' for a, t in extra + [
+        (a, msg(lang, f"nav_{k}")) for a, k in (("gates", "gates"), ("summary", "metrics"),
+                                               ("distributions", "distributions"), ("slices", "slices"),
+                                               ("latency", "latency"), ("samples", "samples"))])
     return (
-        '<header class="masthead">\n<div class="brand">ragauge · RAG evaluation report</div>\n'
-        f"<h1>{_e(source.get('path')) or 'Evaluation results'}</h1>\n<dl class=\"meta\">{dl}</dl>\n{desc}\n"
+        f'<header class="masthead">\n<div class="brand">{msg(lang, "html_brand")}</div>\n'
+        f"<h1>{_e(source.get('path')) or msg(lang, 'html_results')}</h1>\n<dl class=\"meta\">{dl}</dl>\n{desc}\n"
         f'<div class="verdict verdict-{verdict.lower()}" role="status"><strong>{verdict}</strong>'
         f"<span>{_e(detail)}</span></div>\n<nav>{nav}</nav>\n</header>"
     )

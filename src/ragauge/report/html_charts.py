@@ -6,6 +6,7 @@ from __future__ import annotations
 from . import svg
 from .html_doc import _Doc, _e, _num, _passes, _section, _str, _timing_groups, _unscored_text
 from .html_extra import slice_status
+from .messages import msg
 
 _SMALL_SLICE = 5
 
@@ -18,41 +19,41 @@ def _distributions(doc: _Doc) -> str:
     means = [m for m in doc.metrics
              if doc.percentile(m) is None and any(m in (s.get("scores") or {}) for s in doc.samples)]
     if not means:
-        return _section("distributions", "Score distributions", "",
-                        '<p class="empty">No per-sample scores in this document.</p>')
+        return _section("distributions", msg(doc.lang, "sec_distributions"), "",
+                        f'<p class="empty">{msg(doc.lang, "c_no_scores")}</p>')
     cards = []
     for name in means:
         values = _scores(doc, name)
         entry = doc.summary.get(name) or {}
-        caption = f'n = {len(values)} scored · {_unscored_text(entry, "none unscored")}'
+        caption = f'{msg(doc.lang, "c_scored", n=len(values))} · {_unscored_text(entry, msg(doc.lang, "c_none_unscored"), lang=doc.lang)}'
         if not values:
-            chart = '<p class="empty">Every sample is unscored: no distribution to draw.</p>'
+            chart = f'<p class="empty">{msg(doc.lang, "c_all_unscored")}</p>'
         else:
             lo, hi = doc.value_range(name) or (min(values), max(values) if max(values) > min(values)
                                                 else min(values) + 1.0)
-            chart = svg.histogram(values, title=f"Distribution of {name}", lo=lo, hi=hi,
+            chart = svg.histogram(values, title=msg(doc.lang, "c_distribution_of", name=name), lo=lo, hi=hi,
                                   threshold=doc.threshold(name), mean=_num(entry.get("value")))
         cards.append(f'<figure class="card"><figcaption><strong>{_e(name)}</strong></figcaption>{chart}'
                      f'<div class="caption">{caption}</div></figure>')
-    intro = "Per-sample scores in 10 equal bins; the dashed line is the gate threshold, the grey line the mean."
-    return _section("distributions", "Score distributions", intro, f'<div class="grid">{"".join(cards)}</div>')
+    intro = msg(doc.lang, "c_dist_intro")
+    return _section("distributions", msg(doc.lang, "sec_distributions"), intro, f'<div class="grid">{"".join(cards)}</div>')
 
 
 def _slices(doc: _Doc) -> str:
     gated = list(dict.fromkeys(_str(g.get("metric")) for g in doc.gates
                                if g.get("status") != "skipped" and g.get("metric") in doc.summary))
     if not doc.slices or not gated:
-        why = "the document has no slices" if not doc.slices else "no metric has a gate"
-        return _section("slices", "Slices", "", f'<p class="empty">No slice charts: {why}.</p>')
+        why = msg(doc.lang, "c_no_slices" if not doc.slices else "c_no_gate")
+        return _section("slices", msg(doc.lang, "nav_slices"), "", f'<p class="empty">{msg(doc.lang, "c_no_slice_charts", why=why)}</p>')
     figures = []
     for i, name in enumerate(gated):
         th = doc.threshold(name)
         if _num((doc.summary.get(name) or {}).get("value")) is None:
-            figures.append(f'<figure class="card wide"><figcaption><strong>{_e(name)}</strong> by slice</figcaption>'
-                           f'<p class="empty">No value: every sample is unscored '
-                           f'({_unscored_text(doc.summary.get(name) or {})}).</p></figure>')
+            figures.append(f'<figure class="card wide"><figcaption><strong>{_e(name)}</strong> {msg(doc.lang, "c_by_slice")}</figcaption>'
+                           f'<p class="empty">{msg(doc.lang, "c_no_value")} '
+                           f'({_unscored_text(doc.summary.get(name) or {}, lang=doc.lang)}).</p></figure>')
             continue
-        entries = [("All samples", doc.summary.get(name) or {})] + [
+        entries = [(msg(doc.lang, "c_all_samples"), doc.summary.get(name) or {})] + [
             (_str(tag), ((sl or {}).get("summary") or {}).get(name) or {}) for tag, sl in doc.slices.items()]
         bars = []
         for j, (label, e) in enumerate(entries):
@@ -72,21 +73,18 @@ def _slices(doc: _Doc) -> str:
             bars.append(svg.Bar(label, value, _num(ci.get("low")), _num(ci.get("high")), n, status))
         known = [v for b in bars for v in (b.value, b.high) if v is not None] + ([th.value] if th else [])
         lo, hi = doc.value_range(name) or (0.0, svg.nice_ticks(0.0, max(known + [1e-9]) * 1.08, 5)[-1])
-        chart = svg.slice_bars(bars, title=f"{name} by slice", axis=name, lo=lo, hi=hi, threshold=th,
+        chart = svg.slice_bars(bars, title=f"{name} {msg(doc.lang, 'c_by_slice')}", axis=name, lo=lo, hi=hi, threshold=th,
                                unit=doc.unit(name), chart_id=f"slice{i}")
-        figures.append(f'<figure class="card wide"><figcaption><strong>{_e(name)}</strong> by slice</figcaption>'
+        figures.append(f'<figure class="card wide"><figcaption><strong>{_e(name)}</strong> {msg(doc.lang, "c_by_slice")}</figcaption>'
                        f"{chart}</figure>")
-    intro = (f"Bars are green when the slice's point estimate meets the gate, red when it does not; whiskers are "
-             f"the 95% CI. Slices with fewer than {_SMALL_SLICE} scored samples are hatched and marked "
-             "“too small”: their estimate is not reliable. A red outlined bar marked “alarm” is a slice "
-             "significantly below the rest (see Hidden breakage).")
-    return _section("slices", "Slices", intro, "".join(figures))
+    intro = msg(doc.lang, "c_slices_intro", n=_SMALL_SLICE)
+    return _section("slices", msg(doc.lang, "nav_slices"), intro, "".join(figures))
 
 
 def _latency(doc: _Doc) -> str:
     groups = _timing_groups(doc)
     if not groups:
-        return _section("latency", "Latency", "", '<p class="empty">No percentile (timing) metrics.</p>')
+        return _section("latency", msg(doc.lang, "nav_latency"), "", f'<p class="empty">{msg(doc.lang, "c_no_timing")}</p>')
     figures = []
     for field, members in groups.items():
         points, thresholds = [], []
@@ -99,9 +97,9 @@ def _latency(doc: _Doc) -> str:
                 thresholds.append(th)
         unit = doc.unit(members[0][1])
         entry = doc.summary.get(members[0][1]) or {}
-        chart = svg.percentile_chart(points, title=f"{field} percentiles", axis=field, thresholds=thresholds, unit=unit)
-        caption = f'n = {_e(entry.get("n", "—"))} measured · {_unscored_text(entry, "none unscored")}'
-        figures.append(f'<figure class="card wide"><figcaption><strong>{_e(field)}</strong> percentiles'
+        chart = svg.percentile_chart(points, title=f"{field}: {msg(doc.lang, 'c_percentiles')}", axis=field, thresholds=thresholds, unit=unit)
+        caption = f'{msg(doc.lang, "c_measured", n=_e(entry.get("n", "—")))} · {_unscored_text(entry, msg(doc.lang, "c_none_unscored"), lang=doc.lang)}'
+        figures.append(f'<figure class="card wide"><figcaption><strong>{_e(field)}</strong> {msg(doc.lang, "c_percentiles")}'
                        f'</figcaption>{chart}<div class="caption">{caption}</div></figure>')
-    intro = "Percentiles use linear interpolation; dashed lines are the gate thresholds."
-    return _section("latency", "Latency", intro, "".join(figures))
+    intro = msg(doc.lang, "c_latency_intro")
+    return _section("latency", msg(doc.lang, "nav_latency"), intro, "".join(figures))

@@ -13,6 +13,7 @@ from typing import Any, Iterable, Mapping
 
 from ..results_schema import check_schema
 from . import svg
+from .messages import msg, report_lang
 
 _PERCENTILE = re.compile(r"p(\d+(?:\.\d+)?)")
 
@@ -47,6 +48,7 @@ class _Doc:
         self.samples = [s for s in results.get("samples") or [] if isinstance(s, Mapping)]
         self.slices: Mapping[str, Any] = results.get("slices") or {}
         self.metrics = list(self.specs) + [n for n in self.summary if n not in self.specs]
+        self.lang = report_lang(results)  #: the report's one language (that of the diagnosis)
 
     def aggregate(self, name: str) -> str:
         return _str((self.summary.get(name) or {}).get("aggregate") or self.specs.get(name, {}).get("aggregate")
@@ -93,7 +95,7 @@ def _ci_text(low: Any, high: Any, doc: _Doc, name: str, value: Any) -> str:
     return _e(f"{svg.fmt_number(lo)} – {svg.fmt_number(hi, unit)}")
 
 
-def _unscored_text(entry: Mapping[str, Any], zero: str = "0") -> str:
+def _unscored_text(entry: Mapping[str, Any], zero: str = "0", *, lang: str = "en") -> str:
     n = int(_num(entry.get("n_unscored")) or 0)
     if not n:
         return f'<span class="muted">{zero}</span>'
@@ -102,8 +104,8 @@ def _unscored_text(entry: Mapping[str, Any], zero: str = "0") -> str:
     if len(items) == 1:
         detail = _e(items[0][0])
     else:
-        detail = ", ".join(f"{_e(k)} ({_e(v)})" for k, v in items) or "reason not recorded"
-    return f'<span class="unscored-note">{n} unscored: {detail}</span>'
+        detail = ", ".join(f"{_e(k)} ({_e(v)})" for k, v in items) or msg(lang, "c_no_reason")
+    return f'<span class="unscored-note">{msg(lang, "c_unscored", n=n)}: {detail}</span>'
 
 
 def _badge(status: Any) -> str:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from . import svg
-from .common import arrow, baseline_line, comparison_of, diagnosis_heading, too_small_note
+from .common import alarm_lines, arrow, baseline_line, comparison_of, diagnosis_heading, too_small_note
+from .messages import msg
 from .html_doc import _Doc, _e, _num, _section
 
 _SEVERITY_CLASS = {"critical": "bad", "high": "warn", "medium": "note"}
@@ -26,7 +27,7 @@ def diagnosis_section(doc: _Doc) -> str:
             f'<code class="muted">{_e(d.get("code"))}</code></div><p>{_e(d.get("text"))}</p>'
             f'{_evidence(d.get("evidence"))}</li>'
         )
-    heading = diagnosis_heading(doc.r)
+    heading = diagnosis_heading(doc.r, lang=doc.lang)
     return _section("diagnosis", _e(heading), "", f'<ol class="diagnosis">{"".join(items)}</ol>')
 
 
@@ -52,17 +53,16 @@ def alarms_section(doc: _Doc) -> str:
     alarms = [a for a in doc.r.get("alarms") or [] if isinstance(a, Mapping)]
     if not alarms:
         return ""
-    items = "".join(f'<li><a href="#slices">{_e(a.get("slice"))} · {_e(a.get("metric"))}</a>: {_e(a.get("text"))}</li>'
-                    for a in alarms)
-    note = too_small_note(doc.r)
+    texts = alarm_lines(doc.r, lang=doc.lang)
+    items = "".join(f'<li><a href="#slices">{_e(a.get("slice"))} · {_e(a.get("metric"))}</a>: {_e(text)}</li>'
+                    for a, text in zip(alarms, texts))
+    note = too_small_note(doc.r, lang=doc.lang)
     policy = doc.r.get("slice_checks") or {}
-    intro = (f"Slices significantly below the rest of the data (one-sided test against the other samples, "
-             f"Holm-corrected over {_e(policy.get('n_tests', '?'))} slice × metric tests, alpha "
-             f"{_e(policy.get('alpha', 0.05))}). An average that passes can hide them.")
+    intro = _e(msg(doc.lang, "breakage_intro", n_tests=policy.get("n_tests", "?"), alpha=policy.get("alpha", 0.05)))
     body = f'<div class="alarm-banner" role="alert"><ul>{items}</ul></div>'
     if note:
         body += f'<p class="muted">{_e(note)}</p>'
-    return _section("breakage", "Hidden breakage", intro, body)
+    return _section("breakage", msg(doc.lang, "hidden_breakage"), intro, body)
 
 
 def slice_status(doc: _Doc, tag: str, metric: str) -> str | None:
@@ -77,7 +77,7 @@ def has_comparison(doc: _Doc) -> bool:
 
 
 def comparison_intro(doc: _Doc) -> str:
-    line = baseline_line(doc.r)
+    line = baseline_line(doc.r, lang=doc.lang)
     return _e(line) if line else ""
 
 

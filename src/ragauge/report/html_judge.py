@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 from .common import usage_rows
 from .html_doc import _Doc, _e, _num, _section
+from .messages import msg
 
 
 def judge_section(doc: _Doc) -> str:
@@ -36,8 +37,7 @@ def judge_section(doc: _Doc) -> str:
                        for w, c, h, t, usd in spend)
         note = (f'<p class="muted">Cascade: {_e(esc.get("escalated"))} of {_e(esc.get("claims"))} claim verdicts '
                 f'escalated to the LLM.</p>' if esc else "")
-        parts.append('<p><strong>LLM judge spend</strong> (a call that served several metrics counts once, in its '
-                     'shared row)</p><table class="compact"><thead><tr><th>what</th><th>calls</th><th>from cache</th>'
-                     f'<th>tokens</th><th>cost</th></tr></thead><tbody>{rows}</tbody></table>{note}')
-    intro = "The judge behind faithfulness, relevancy, correctness, context and toxicity metrics, and how well it is known to work."
-    return _section("judge", "Judge", intro, "".join(parts))
+        heads = "".join(f"<th>{msg(doc.lang, k)}</th>" for k in ("h_what", "h_calls", "h_cached", "h_tokens", "h_cost"))
+        parts.append(f'<p><strong>{msg(doc.lang, "judge_spend")}</strong> {msg(doc.lang, "judge_spend_note")}</p>'
+                     f'<table class="compact"><thead><tr>{heads}</tr></thead><tbody>{rows}</tbody></table>{note}')
+    return _section("judge", msg(doc.lang, "sec_judge"), msg(doc.lang, "judge_intro"), "".join(parts))

@@ -1,16 +1,32 @@
-"""The HTML samples section: a sortable, filterable table (worst first), each row expanding to the answer
-with its judged claims highlighted, the reference, unscored reasons and the artifacts."""
+"""The HTML samples section: sortable, filterable tables (worst first), each row expanding to the answer
+with its judged claims highlighted, the reference, unscored reasons and the artifacts.
+
+Bounded, whatever the size of the data (results.json keeps everything): samples that miss a gate come
+first, open; the samples that pass every gate sit in a collapsed ``<details>``; at most
+:data:`MAX_ROWS` rows are shown and at most :data:`MAX_CHARS` characters of any one text (question,
+answer, reference, reason, artifact) per sample. The metric columns are grouped (retrieval, context,
+generation, operational) and one group is shown at a time (a CSS-only switch; "all" shows every column).
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any, Mapping
 
-from .html_doc import _Doc, _e, _num, _section, _str, _table, _timing_groups
+from .html_doc import _Doc, _e, _num, _passes, _section, _str, _table, _timing_groups
+from .messages import msg, plural
 
 _QUESTION_CHARS = 110
+MAX_CHARS = 2_000  #: characters of one text field per sample shown in the HTML
+MAX_ROWS = 500  #: samples shown in the HTML (failing ones first)
+MAX_CLAIMS = 100  #: claims listed per artifact (all are counted)
 _SAMPLE_KEYS = {"id", "tags", "question", "answer", "reference", "scores", "unscored", "artifacts"}
 _VERDICT_CLASS = {"supported": "ok", "unsupported": "warn", "contradicted": "bad"}
+#: metric family (results.json ``metrics[].family``) -> column group of the samples table
+_GROUP_OF_FAMILY = {"ranking": "retrieval", "context_ids": "context", "context_judge": "context",
+                    "faithfulness": "generation", "answer": "generation", "noise": "generation",
+                    "toxicity": "generation", "operational": "operational"}
+GROUPS = ("retrieval", "context", "generation", "operational", "other")
 
 
 def _colour(t: float) -> str:
@@ -22,8 +38,24 @@ def _colour(t: float) -> str:
     return "#%02x%02x%02x" % tuple(mix)
 
 
+def capped(text: str, lang: str = "en", limit: int = MAX_CHARS) -> tuple[str, str]:
+    """``(shown text, note)``: at most ``limit`` characters, and "… (N more characters in results.json)"
+    when some were cut (the note is already HTML-escaped, the text is not)."""
+    if len(text) <= limit:
+        return text, ""
+    more = len(text) - limit
+    return text[:limit], f'<span class="cut">{_e(msg(lang, "s_more_chars", chars=plural(lang, more, "more characters")))}</span>'
+
+
+def _group(doc: _Doc, name: str) -> str:
+    family = _str(doc.specs.get(name, {}).get("family"))
+    if family in _GROUP_OF_FAMILY:
+        return _GROUP_OF_FAMILY[family]
+    return "operational" if doc.percentile(name) is not None or doc.unit(name) == "ms" else "other"
+
+
 def _sample_columns(doc: _Doc) -> list[tuple[str, list[str]]]:
-    """(column label, metric names) for every metric with per-sample scores; timing percentiles merge."""
+    """(column label, metric names) for every metric with per-sample scores, by group; timing percentiles merge."""
     present = {k for s in doc.samples for k in (s.get("scores") or {})}
     cols: list[tuple[str, list[str]]] = [(m, [m]) for m in doc.metrics if m in present and doc.percentile(m) is None]
     for field, members in _timing_groups(doc).items():
@@ -31,7 +63,8 @@ def _sample_columns(doc: _Doc) -> list[tuple[str, list[str]]]:
         if names:
             cols.append((field, names))
     known = {n for _, names in cols for n in names}
-    return cols + [(m, [m]) for m in sorted(present - known - set(doc.metrics))]
+    cols += [(m, [m]) for m in sorted(present - known - set(doc.metrics))]
+    return sorted(cols, key=lambda c: GROUPS.index(_group(doc, c[1][0])))  # stable: the order within a group stays
 
 
 def _cell_value(sample: Mapping[str, Any], names: list[str]) -> float | None:
@@ -39,24 +72,54 @@ def _cell_value(sample: Mapping[str, Any], names: list[str]) -> float | None:
     return next((v for n in names if (v := _num(scores.get(n))) is not None), None)
 
 
-def _score_cell(doc: _Doc, sample: Mapping[str, Any], names: list[str]) -> str:
+def _score_cell(doc: _Doc, sample: Mapping[str, Any], names: list[str], group: str) -> str:
     unscored = sample.get("unscored") or {}
     value = _cell_value(sample, names)
     if value is None:
         reason = next((_str(unscored.get(n)) for n in names if unscored.get(n)), "") or "not scored"
-        return f'<td class="score unscored" data-v="" title="{_e(reason)}"><span class="cell">—</span></td>'
+        return (f'<td class="score unscored sg grp-{group}" data-v="" title="{_e(capped(reason, limit=300)[0])}">'
+                f'<span class="cell">—</span></td>')
     name = names[0]
     style = ""
     if (rng := doc.value_range(name)) is not None and doc.percentile(name) is None:
         t = (value - rng[0]) / (rng[1] - rng[0])
         style = f' style="background:{_colour(t if doc.higher_is_better(name) else 1 - t)}"'
     # The colour sits on an inner block so that an expanded row does not turn into a tall coloured column.
-    return f'<td class="score num" data-v="{value!r}"><span class="cell"{style}>{_e(doc.fmt(name, value))}</span></td>'
+    return (f'<td class="score num sg grp-{group}" data-v="{value!r}"><span class="cell"{style}>'
+            f'{_e(doc.fmt(name, value))}</span></td>')
+
+
+def _misses_a_gate(doc: _Doc, sample: Mapping[str, Any]) -> bool:
+    """True when the sample is below the bar of a checked gate, or unscored on a gated metric that others
+    were scored on (a metric unscored everywhere says nothing about this sample)."""
+    scores = sample.get("scores") or {}
+    for g in doc.gates:
+        name, threshold = _str(g.get("metric")), _num(g.get("threshold"))
+        if g.get("status") == "skipped" or threshold is None or name not in scores:
+            continue
+        value = _num(scores.get(name))
+        if value is None:
+            if (doc.summary.get(name) or {}).get("n"):
+                return True
+        elif not _passes(value, _str(g.get("op")), threshold):
+            return True
+    return False
+
+
+def _group_switch(doc: _Doc, groups: list[str], default: str) -> str:
+    """Radio buttons that show one column group at a time (CSS only: ``#sg-X:checked ~ * .sg:not(.grp-X)``)."""
+    lang = doc.lang
+    items = [("all", msg(lang, "s_all"))] + [(g, msg(lang, f"g_{g}")) for g in groups]
+    return "".join(
+        f'<input type="radio" name="sample-group" id="sg-{g}" class="sg-radio"{" checked" if g == default else ""}>'
+        f'<label for="sg-{g}" class="sg-label">{_e(label)}</label>' for g, label in items)
 
 
 def _samples(doc: _Doc) -> str:
+    lang = doc.lang
+    title = msg(lang, "nav_samples")
     if not doc.samples:
-        return _section("samples", "Samples", "", '<p class="empty">No samples in this document.</p>')
+        return _section("samples", title, "", f'<p class="empty">{msg(lang, "s_empty")}</p>')
     cols = _sample_columns(doc)
     col_of = {n: i for i, (_, names) in enumerate(cols) for n in names}
     sort_col = next((col_of[g["metric"]] for g in doc.gates if g.get("metric") in col_of), None)
@@ -70,6 +133,9 @@ def _samples(doc: _Doc) -> str:
             return (1, 0.0) if v is None else (0, sign * v)  # unscored last, still listed
 
         samples.sort(key=worst_first)
+    groups = [g for g in GROUPS if any(_group(doc, names[0]) == g for _, names in cols)]
+    col_groups = [_group(doc, names[0]) for _, names in cols]
+    default = col_groups[sort_col] if sort_col is not None and len(cols) > 6 else "all"
     head = ['<th data-type="text"><button type="button">id</button></th>',
             '<th data-type="text"><button type="button">tags</button></th>',
             '<th data-type="text" class="q"><button type="button">question</button></th>']
@@ -77,43 +143,66 @@ def _samples(doc: _Doc) -> str:
         order = ""
         if i == sort_col:
             order = f' aria-sort="{"ascending" if doc.higher_is_better(cols[i][1][0]) else "descending"}"'
-        head.append(f'<th data-type="num"{order}><button type="button">{_e(label)}</button></th>')
-    rows = [_sample_row(doc, s, cols) for s in samples]
-    note = (f"Sorted worst first by <strong>{_e(cols[sort_col][0])}</strong>; " if sort_col is not None else "") + \
-        "click a column to sort, a question to see the answer, reference and artifacts. “—” is unscored " \
-        "(hover for the reason)."
-    tools = ('<div class="table-tools"><input id="sample-filter" type="search" placeholder="Filter samples…" '
-             f'aria-label="Filter samples"><span class="muted">{len(samples)} samples</span></div>')
-    table = _table("<tr>" + "".join(head) + "</tr>", rows, "samples-table").replace(
-        '<table class="samples-table">', '<table class="samples-table" id="samples-table">')
-    return _section("samples", "Samples", note, tools + table)
+        head.append(f'<th data-type="num" class="sg grp-{col_groups[i]}"{order}><button type="button">{_e(label)}'
+                    f'</button></th>')
+    head_html = "<tr>" + "".join(head) + "</tr>"
+    shown, hidden = samples[:MAX_ROWS], len(samples) - min(len(samples), MAX_ROWS)
+    gated = any(g.get("status") != "skipped" for g in doc.gates)
+    failing = [s for s in shown if _misses_a_gate(doc, s)] if gated else shown
+    passing = [s for s in shown if not _misses_a_gate(doc, s)] if gated else []
+
+    def table(rows: list[Mapping[str, Any]], table_id: str) -> str:
+        body = [_sample_row(doc, s, cols, col_groups) for s in rows]
+        return _table(head_html, body, "samples-table").replace(
+            '<table class="samples-table">', f'<table class="samples-table" id="{table_id}">')
+
+    note = (msg(lang, "s_sorted", metric=_e(cols[sort_col][0])) if sort_col is not None else "") + msg(lang, "s_note")
+    tools = (f'<div class="table-tools"><input id="sample-filter" type="search" placeholder="{_e(msg(lang, "s_filter"))}" '
+             f'aria-label="{_e(msg(lang, "s_filter"))}"><span class="muted">{_e(plural(lang, len(samples), "samples"))}'
+             f'</span></div>')
+    parts = [tools, '<div class="samples-box">', _group_switch(doc, groups, default) if len(groups) > 1 else ""]
+    if gated:
+        parts.append(f'<p class="sub-head">{_e(msg(lang, "s_failing", samples=plural(lang, len(failing), "samples")))}</p>')
+    if failing or not passing:
+        parts.append(table(failing, "samples-table"))
+    if passing:
+        parts.append(f'<details class="passing"><summary>{_e(msg(lang, "s_passing", samples=plural(lang, len(passing), "samples")))}'
+                     f'</summary>{table(passing, "samples-table-passing")}</details>')
+    parts.append("</div>")
+    if hidden:
+        parts.append(f'<p class="muted cut-rows">{_e(msg(lang, "s_more_rows", samples=plural(lang, hidden, "more samples")))}</p>')
+    return _section("samples", title, note, "".join(parts))
 
 
-def _sample_row(doc: _Doc, s: Mapping[str, Any], cols: list[tuple[str, list[str]]]) -> str:
-    question = _str(s.get("question"))
+def _sample_row(doc: _Doc, s: Mapping[str, Any], cols: list[tuple[str, list[str]]], col_groups: list[str]) -> str:
+    lang = doc.lang
+    question, q_cut = capped(_str(s.get("question")), lang)
     short = question if len(question) <= _QUESTION_CHARS else question[: _QUESTION_CHARS - 1].rstrip() + "…"
     tags = s.get("tags") or []
     tag_html = "".join(f'<span class="tag">{_e(t)}</span>' for t in tags) if isinstance(tags, list) else _e(tags)
-    details = [f'<div class="full-q"><h4>Question</h4><p>{_e(question)}</p></div>'] if short != question else []
+    details = ([f'<div class="full-q"><h4>{msg(lang, "q_question")}</h4><p>{_e(question)}{q_cut}</p></div>']
+               if short != question or q_cut else [])
     for key in ("answer", "reference"):
         if s.get(key) is not None:
-            body = _highlighted(_str(s.get(key)), s.get("artifacts")) if key == "answer" else _e(s.get(key))
-            details.append(f'<div><h4>{key.capitalize()}</h4><p class="prose">{body}</p></div>')
+            text, cut = capped(_str(s.get(key)), lang)
+            body = _highlighted(text, s.get("artifacts")) if key == "answer" else _e(text)
+            details.append(f'<div><h4>{msg(lang, "q_" + key)}</h4><p class="prose">{body}{cut}</p></div>')
     unscored = s.get("unscored") or {}
     if unscored:
-        items = "".join(f"<li><code>{_e(k)}</code>: {_e(v)}</li>" for k, v in unscored.items())
-        details.append(f'<div><h4>Unscored</h4><ul class="plain">{items}</ul></div>')
+        items = "".join(f"<li><code>{_e(k)}</code>: {_e(capped(_str(v), lang)[0])}</li>" for k, v in unscored.items())
+        details.append(f'<div><h4>{msg(lang, "q_unscored")}</h4><ul class="plain">{items}</ul></div>')
     artifacts = s.get("artifacts") or {}
     if artifacts:
-        details.append(f"<div><h4>Artifacts</h4>{_artifacts(artifacts)}</div>")
+        details.append(f'<div><h4>{msg(lang, "q_artifacts")}</h4>{_artifacts(artifacts, lang)}</div>')
     extra = {k: v for k, v in s.items() if k not in _SAMPLE_KEYS}
     if extra:
-        details.append(f"<div><h4>Other fields</h4>{_json(extra)}</div>")
-    cells = "".join(_score_cell(doc, s, names) for _, names in cols)
+        details.append(f'<div><h4>{msg(lang, "q_other")}</h4>{_json(extra, lang)}</div>')
+    cells = "".join(_score_cell(doc, s, names, g) for (_, names), g in zip(cols, col_groups))
+    tag_text = " ".join(map(str, tags)) if isinstance(tags, list) else _str(tags)
     return (
         f'<tr><td class="id" data-v="{_e(s.get("id"))}"><code>{_e(s.get("id"))}</code></td>'
-        f'<td data-v="{_e(" ".join(map(str, tags)) if isinstance(tags, list) else tags)}">{tag_html}</td>'
-        f'<td class="q" data-v="{_e(question)}"><details><summary title="{_e(question)}">{_e(short)}</summary>'
+        f'<td data-v="{_e(capped(tag_text, lang)[0])}">{tag_html}</td>'
+        f'<td class="q" data-v="{_e(question[:300])}"><details><summary title="{_e(question[:300])}">{_e(short)}</summary>'
         f'<div class="sample-detail">{"".join(details)}</div></details></td>{cells}</tr>'
     )
 
@@ -147,8 +236,9 @@ def _highlighted(answer: str, artifacts: Any) -> str:
     return "".join(out)
 
 
-def _json(value: Any) -> str:
-    return f'<pre class="json">{_e(json.dumps(value, ensure_ascii=False, indent=2, default=str))}</pre>'
+def _json(value: Any, lang: str = "en") -> str:
+    text, cut = capped(json.dumps(value, ensure_ascii=False, indent=2, default=str), lang)
+    return f'<pre class="json">{_e(text)}</pre>{cut}'
 
 
 def _is_claims(value: Any) -> bool:
@@ -156,29 +246,33 @@ def _is_claims(value: Any) -> bool:
     return isinstance(claims, list) and all(isinstance(c, Mapping) for c in claims)
 
 
-def _claims(value: Mapping[str, Any]) -> str:
+def _claims(value: Mapping[str, Any], lang: str = "en") -> str:
     claims = value["claims"]
     counts: dict[str, int] = {}
     items = []
-    for c in claims:
+    for i, c in enumerate(claims):
         verdict = _str(c.get("verdict")).lower() or "unknown"
         counts[verdict] = counts.get(verdict, 0) + 1
-        reason = f'<div class="claim-reason">{_e(c.get("reason"))}</div>' if c.get("reason") else ""
+        if i >= MAX_CLAIMS:
+            continue  # counted in the tally, not listed
+        reason = f'<div class="claim-reason">{_e(capped(_str(c.get("reason")), lang)[0])}</div>' if c.get("reason") else ""
         items.append(f'<li class="claim claim-{_VERDICT_CLASS.get(verdict, "other")}"><span class="verdict-tag">'
-                     f'{_e(verdict)}</span> {_e(c.get("text"))}{reason}</li>')
+                     f'{_e(verdict)}</span> {_e(capped(_str(c.get("text")), lang)[0])}{reason}</li>')
+    if len(claims) > MAX_CLAIMS:
+        items.append(f'<li class="muted">{_e(msg(lang, "s_more_claims", claims=plural(lang, len(claims) - MAX_CLAIMS, "claims")))}</li>')
     tally = ", ".join(f"{n} {_e(v)}" for v, n in counts.items())
     rest = {k: v for k, v in value.items() if k != "claims"}
-    return (f'<p class="muted">{len(claims)} claims: {tally}</p><ul class="claims">{"".join(items)}</ul>'
-            + (_json(rest) if rest else ""))
+    return (f'<p class="muted">{_e(plural(lang, len(claims), "claims"))}: {tally}</p><ul class="claims">{"".join(items)}</ul>'
+            + (_json(rest, lang) if rest else ""))
 
 
-def _artifacts(artifacts: Any) -> str:
+def _artifacts(artifacts: Any, lang: str = "en") -> str:
     if _is_claims(artifacts):
-        return _claims(artifacts)
+        return _claims(artifacts, lang)
     if not isinstance(artifacts, Mapping):
-        return _json(artifacts)
+        return _json(artifacts, lang)
     parts = []
     for key, value in artifacts.items():
-        body = _claims(value) if _is_claims(value) else _json(value)
+        body = _claims(value, lang) if _is_claims(value) else _json(value, lang)
         parts.append(f'<div class="artifact"><div class="artifact-key"><code>{_e(key)}</code></div>{body}</div>')
     return "".join(parts)

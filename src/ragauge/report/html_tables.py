@@ -6,11 +6,12 @@ from __future__ import annotations
 from . import svg
 from .html_doc import _Doc, _badge, _ci_text, _e, _section, _str, _table, _unscored_text
 from .html_extra import comparison_cell, comparison_intro, has_comparison
+from .messages import msg
 
 
 def _gates(doc: _Doc) -> str:
     if not doc.gates:
-        return _section("gates", "Quality gates", "", '<p class="empty">No gates in this profile.</p>')
+        return _section("gates", msg(doc.lang, "sec_gates"), "", f'<p class="empty">{msg(doc.lang, "no_gates_profile")}</p>')
     compared = has_comparison(doc)
     rows = []
     for g in doc.gates:
@@ -24,16 +25,17 @@ def _gates(doc: _Doc) -> str:
             + (comparison_cell(doc, name) if compared else "")
             + f'<td class="reason">{_e(g.get("reason"))}</td></tr>'
         )
-    head = "<tr><th>Metric</th><th>Value</th><th>95% CI</th><th>Threshold</th><th>Mode</th><th>Status</th>" \
-           + ("<th>vs baseline</th>" if compared else "") + "<th>Reason</th></tr>"
-    return _section("gates", "Quality gates", comparison_intro(doc) if compared else "",
+    head = "<tr>" + "".join(f"<th>{msg(doc.lang, k)}</th>" for k in ("H_metric", "H_value", "h_ci", "H_threshold", "H_mode",
+                                                                     "H_status")) \
+           + (f"<th>{msg(doc.lang, 'h_vs_baseline')}</th>" if compared else "") + f"<th>{msg(doc.lang, 'H_reason')}</th></tr>"
+    return _section("gates", msg(doc.lang, "sec_gates"), comparison_intro(doc) if compared else "",
                     _table(head, rows, "gates-table"))
 
 
 
 def _summary(doc: _Doc) -> str:
     if not doc.metrics:
-        return _section("summary", "Metrics", "", '<p class="empty">No metrics in this document.</p>')
+        return _section("summary", msg(doc.lang, "nav_metrics"), "", f'<p class="empty">{msg(doc.lang, "no_metrics")}</p>')
     rows = []
     for name in doc.metrics:
         entry = doc.summary.get(name) or {}
@@ -49,7 +51,7 @@ def _summary(doc: _Doc) -> str:
             f'<td class="num">{_e(entry.get("n", "—"))}</td><td>{_unscored_text(entry)}</td>'
             f'<td class="desc">{_e(spec.get("description"))}</td></tr>'
         )
-    head = "<tr><th>Metric</th><th>Aggregate</th><th>Value</th><th>95% CI</th><th>n</th><th>Unscored</th>" \
-           "<th>Description</th></tr>"
-    return _section("summary", "Metrics", "", _table(head, rows, "summary-table"))
+    head = "<tr>" + "".join(f"<th>{msg(doc.lang, k)}</th>" for k in ("H_metric", "H_aggregate", "H_value", "h_ci")) \
+           + "<th>n</th>" + "".join(f"<th>{msg(doc.lang, k)}</th>" for k in ("H_unscored", "H_description")) + "</tr>"
+    return _section("summary", msg(doc.lang, "nav_metrics"), "", _table(head, rows, "summary-table"))
 

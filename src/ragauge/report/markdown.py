@@ -6,74 +6,88 @@ from typing import Any, Mapping
 
 from .common import (usage_rows, alarm_lines, baseline_line, comparison_of, diagnosis_heading, fmt_change, fmt_ci, fmt_unscored,
                      fmt_value, too_small_note, units, verdict_line)
+from .escape import md_cell as _cell
+from .escape import md_code as _code
+from .messages import msg, plural, report_lang
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def render_markdown(results: Mapping[str, Any]) -> str:
+def render_markdown(results: Mapping[str, Any], *, lang: str | None = None) -> str:
+    """report.md (a PR comment). Every text from the data goes through :func:`~ragauge.report.escape.md_cell`
+    (or ``md_code`` for names): no HTML, link, mention or table break can come from a tag or a file name."""
+    lang = lang or report_lang(results)
     unit = units(results)
     prof = results.get("profile") or {}
     src = results.get("source") or {}
+    n = src.get("n_samples")
     out = [
-        f"## ragauge: {_cell(str(src.get('path') or 'data'))} ({src.get('n_samples', '?')} samples)",
+        f"## ragauge: {_cell(src.get('path') or msg(lang, 'data'))} "
+        f"({plural(lang, n, 'samples') if isinstance(n, int) else '?'})",
         "",
-        f"**{verdict_line(results)}** Profile: `{prof.get('name', 'none')}`.",
+        f"**{verdict_line(results, lang=lang, name=_code)}** {msg(lang, 'profile')}: "
+        f"{_code(prof.get('name') or msg(lang, 'none'))}.",
         "",
     ]
-    out += _diagnosis(results) + _alarms(results)
+    out += _diagnosis(results, lang) + _alarms(results, lang)
     compared = bool(results.get("comparison"))
     gates = [g for g in results.get("gates", [])]
+    h = {k: msg(lang, k) for k in ("h_metric", "h_value", "h_ci", "h_threshold", "h_status", "h_vs_baseline",
+                                   "h_unscored", "h_gate", "h_what", "h_calls", "h_cached", "h_tokens", "h_cost")}
     if gates:
         if compared:
-            out += [f"_{baseline_line(results)}_", ""]
-        out += ["| gate | value | 95% CI | threshold | status |" + (" vs baseline |" if compared else ""),
+            out += [f"_{_cell(baseline_line(results, lang=lang))}_", ""]
+        out += [f"| {h['h_gate']} | {h['h_value']} | {h['h_ci']} | {h['h_threshold']} | {h['h_status']} |"
+                + (f" {h['h_vs_baseline']} |" if compared else ""),
                 "|---|---|---|---|---|" + ("---|" if compared else "")]
-        icon = {"pass": "✅ pass", "fail": "❌ fail", "unscored": "⚠️ unscored", "skipped": "⏭ not evaluated"}
+        icon = {"pass": "✅ ", "fail": "❌ ", "unscored": "⚠️ ", "skipped": "⏭ "}
         for g in gates:
             u = unit.get(g["metric"])
             ci = {"low": g["ci_low"], "high": g["ci_high"]} if g.get("ci_low") is not None else None
-            change = f" {_cell(fmt_change(comparison_of(results, g['metric']), u, short=False)) or '—'} |" \
+            # our own numbers and verdict words ("↓ -0.050 [-0.080, -0.020] p=0.003 worse"): no user text
+            change = f" {fmt_change(comparison_of(results, g['metric']), u, short=False) or '—'} |" \
                 if compared else ""
-            mode = f" ({g['mode'].replace('_', '-')})" if g.get("mode") not in (None, "point") else ""
-            out.append(f"| `{g['metric']}` | {fmt_value(g['value'], u)} | {fmt_ci(ci, u) if g['value'] is not None else '—'} "
-                       f"| {g['op']} {g['threshold']:g}{mode} | {icon[g['status']]} |{change}")
+            mode = f" ({_cell(g['mode'].replace('_', '-'))})" if g.get("mode") not in (None, "point") else ""
+            status = icon.get(g["status"], "") + (msg(lang, f"st_{g['status']}") if g["status"] in icon
+                                                  else _cell(g["status"]))
+            out.append(f"| {_code(g['metric'])} | {fmt_value(g['value'], u)} | "
+                       f"{fmt_ci(ci, u, lang=lang) if g['value'] is not None else '—'} "
+                       f"| {_cell(g['op'])} {g['threshold']:g}{mode} | {status} |{change}")
         out.append("")
-    out += ["| metric | value | 95% CI | n | unscored |", "|---|---|---|---|---|"]
+    out += [f"| {h['h_metric']} | {h['h_value']} | {h['h_ci']} | n | {h['h_unscored']} |", "|---|---|---|---|---|"]
     for name, e in results["summary"].items():
         u = unit.get(name)
-        out.append(f"| `{name}` | {fmt_value(e['value'], u)} | {fmt_ci(e['ci'], u)} | {e['n']} | {_cell(fmt_unscored(e))} |")
+        out.append(f"| {_code(name)} | {fmt_value(e['value'], u)} | {fmt_ci(e['ci'], u, lang=lang)} | {e['n']} "
+                   f"| {_cell(fmt_unscored(e))} |")
     spend = usage_rows(results)
     if spend:
-        out += ["", f"LLM judge spend ({_cell(str((results.get('usage') or {}).get('model') or ''))}):", "",
-                "| what | calls | from cache | tokens | cost |", "|---|---|---|---|---|"]
-        out += [f"| {_cell(w)} | {c} | {h} | {t:,} | {'—' if usd is None else f'${usd:.4f}'} |"
-                for w, c, h, t, usd in spend]
+        out += ["", f"{msg(lang, 'judge_spend')} ({_cell((results.get('usage') or {}).get('model') or '')}):", "",
+                f"| {h['h_what']} | {h['h_calls']} | {h['h_cached']} | {h['h_tokens']} | {h['h_cost']} |",
+                "|---|---|---|---|---|"]
+        out += [f"| {_cell(w)} | {c} | {hit} | {t:,} | {'—' if usd is None else f'${usd:.4f}'} |"
+                for w, c, hit, t, usd in spend]
     failing = [g for g in gates if g["status"] in ("fail", "unscored")]
     if failing:
-        out += ["", "<details><summary>Why gates failed</summary>", ""]
+        out += ["", f"<details><summary>{msg(lang, 'why_failed')}</summary>", ""]
         out += [f"- {_cell(g['reason'])}" for g in failing]
         out += ["", "</details>"]
     return "\n".join(out) + "\n"
 
 
-def _diagnosis(results: Mapping[str, Any]) -> list[str]:
+def _diagnosis(results: Mapping[str, Any], lang: str) -> list[str]:
     diags = results.get("diagnosis") or []
     if not diags:
         return []
     icon = {"critical": "🛑", "high": "⚠️", "medium": "🔸"}
-    out = [f"### {diagnosis_heading(results)}", ""]
+    out = [f"### {diagnosis_heading(results, lang=lang)}", ""]
     for i, d in enumerate(diags, 1):
         out.append(f"{i}. {icon.get(d['severity'], '')} **{_cell(d['title'])}** — {_cell(d['text'])}")
     return out + [""]
 
 
-def _alarms(results: Mapping[str, Any]) -> list[str]:
-    alarms = alarm_lines(results)
+def _alarms(results: Mapping[str, Any], lang: str) -> list[str]:
+    alarms = alarm_lines(results, lang=lang)
     if not alarms:
         return []
-    out = ["### Hidden breakage", ""] + [f"- 🚨 {_cell(t)}" for t in alarms]
-    if note := too_small_note(results):
+    out = [f"### {msg(lang, 'hidden_breakage')}", ""] + [f"- 🚨 {_cell(t)}" for t in alarms]
+    if note := too_small_note(results, lang=lang):
         out.append(f"- {_cell(note)}")
     return out + [""]

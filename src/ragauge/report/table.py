@@ -8,30 +8,40 @@ import textwrap
 
 from .common import (alarm_lines, baseline_line, comparison_of, diagnosis_heading, fmt_change, fmt_ci, fmt_unscored,
                      fmt_value, gate_by_metric, too_small_note, units, verdict_line)
+from .escape import terminal_text as _t
+from .messages import msg, plural, report_lang
 
 
 _UNSCORED_WIDTH = 48
 
 
-def render_table(results: Mapping[str, Any]) -> str:
+def render_table(results: Mapping[str, Any], *, lang: str | None = None) -> str:
+    """The terminal summary. Every text from the data (file name, tags, ids, metric names, reasons) goes
+    through :func:`~ragauge.report.escape.terminal_text`: no ESC sequence or control character reaches the
+    terminal."""
+    lang = lang or report_lang(results)
     unit = units(results)
     gates = gate_by_metric(results)
     prof = results.get("profile") or {}
     src = results.get("source") or {}
-    head = f"ragauge {results.get('ragauge_version', '')} · {src.get('path') or 'data'} " \
-           f"({src.get('n_samples', '?')} samples) · profile {prof.get('name', 'none')}"
+    n = src.get("n_samples")
+    n_txt = plural(lang, n, "samples") if isinstance(n, int) else "?"
+    head = f"ragauge {_t(results.get('ragauge_version', ''))} · {_t(src.get('path') or msg(lang, 'data'))} " \
+           f"({n_txt}) · {msg(lang, 'profile').lower()} {_t(prof.get('name') or msg(lang, 'none'))}"
     compared = bool(results.get("comparison"))
-    rows = [("metric", "value", "95% CI", "n", "unscored", "gate") + (("vs baseline",) if compared else ())]
+    rows = [tuple(msg(lang, k) for k in ("h_metric", "h_value", "h_ci")) + ("n",)
+            + tuple(msg(lang, k) for k in ("h_unscored", "h_gate"))
+            + ((msg(lang, "h_vs_baseline"),) if compared else ())]
     for name, entry in results["summary"].items():
         g = gates.get(name)
-        gate = f"{g['status'].upper()} {g['op']} {g['threshold']:g}" if g else ""
-        unscored = fmt_unscored(entry)
+        gate = f"{g['status'].upper()} {_t(g['op'])} {g['threshold']:g}" if g else ""
+        unscored = _t(fmt_unscored(entry))
         if len(unscored) > _UNSCORED_WIDTH:  # the full list is in report.md / report.html / results.json
             unscored = unscored[: _UNSCORED_WIDTH - 1] + "…"
-        row = (name, fmt_value(entry["value"], unit.get(name)), fmt_ci(entry["ci"], unit.get(name)),
+        row = (_t(name), fmt_value(entry["value"], unit.get(name)), fmt_ci(entry["ci"], unit.get(name), lang=lang),
                str(entry["n"]), unscored, gate)
         if compared:
-            row += (fmt_change(comparison_of(results, name), unit.get(name)),)
+            row += (_t(fmt_change(comparison_of(results, name), unit.get(name))),)
         rows.append(row)
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = [head, ""]
@@ -42,28 +52,32 @@ def render_table(results: Mapping[str, Any]) -> str:
     skipped = [g for g in results.get("gates", []) if g["status"] == "skipped"]
     if skipped:
         lines.append("")
-        lines.append("Not evaluated in this run: " + ", ".join(g["metric"] for g in skipped))
-    if (line := baseline_line(results)) is not None:
-        lines += [""] + _wrap(line, "")
-    alarms = alarm_lines(results)
+        lines.append(msg(lang, "not_evaluated") + ", ".join(_t(g["metric"]) for g in skipped))
+    if (line := baseline_line(results, lang=lang)) is not None:
+        lines += [""] + _wrap(_t(line), "")
+    alarms = alarm_lines(results, lang=lang)
     if alarms:
-        lines += ["", f"Hidden breakage: {len(alarms)} slice(s) significantly below the rest"]
+        lines += ["", msg(lang, "breakage_count", slices=plural(lang, _n_slices(results), "slices"))]
         for text in alarms:
-            lines += _wrap(text, "  ! ")
-    if alarms and (note := too_small_note(results)):
-        lines += _wrap(note, "  ")
+            lines += _wrap(_t(text), "  ! ")
+    if alarms and (note := too_small_note(results, lang=lang)):
+        lines += _wrap(_t(note), "  ")
     judge = _judge_line(results)
     if judge:
-        lines += [""] + _wrap(judge, "")
+        lines += [""] + _wrap(_t(judge), "")
     diags = results.get("diagnosis") or []
     if diags:
-        lines += ["", f"{diagnosis_heading(results)}:"]
+        lines += ["", f"{diagnosis_heading(results, lang=lang)}:"]
         for i, d in enumerate(diags, 1):
-            lines.append(f"  {i}. [{d['severity']}] {d['title']}")
-            lines += _wrap(d["text"], "     ")
+            lines.append(f"  {i}. [{_t(d['severity'])}] {_t(d['title'])}")
+            lines += _wrap(_t(d["text"]), "     ")
     lines.append("")
-    lines.append(verdict_line(results))
+    lines.append(verdict_line(results, lang=lang))
     return "\n".join(lines)
+
+
+def _n_slices(results: Mapping[str, Any]) -> int:
+    return len({str(a.get("slice")) for a in results.get("alarms") or [] if isinstance(a, Mapping)})
 
 
 def _wrap(text: str, indent: str, width: int = 100) -> list[str]:

@@ -150,35 +150,51 @@ class Session:
 
     def write(self) -> dict[str, Path]:
         """Write every evaluation's results.json, report.md, report.html (and samples.jsonl for pipeline
-        runs) under ``out`` (sub-folders when there are several), and ``out/summary.md``."""
+        runs) under ``out`` (sub-folders when there are several), and ``out/summary.md``.
+
+        Everything is rendered first and then replaced together (:func:`ragauge.files.write_files_atomically`):
+        a full disk or an unencodable text leaves the previous session's files whole and raises
+        :class:`~ragauge.errors.OutputError` naming the file."""
         if self.out is None or not self.evaluations:
             return {}
-        self.out.mkdir(parents=True, exist_ok=True)
+        from ..files import write_files_atomically
+        from ..report import render_reports
+
+        files: dict[Path, str] = {}
+        written: dict[str, Path] = {}
         several = len(self.evaluations) > 1
         for n, ev in enumerate(self.evaluations, 1):
             folder = self.out / _slug(n, ev.label) if several else self.out
-            for fmt, path in ev.results.save(folder).items():
-                self.written[f"{n}:{fmt}"] = path
+            for fmt, (path, text) in render_reports(ev.results, folder).items():
+                files[path] = text
+                written[f"{n}:{fmt}"] = path
             if ev.recorded:
-                from ..data.writers import write_jsonl
-
-                write_jsonl(ev.results.samples, folder / "samples.jsonl")
-                self.written[f"{n}:samples"] = folder / "samples.jsonl"
+                path = folder / "samples.jsonl"
+                files[path] = _jsonl(ev.results.samples, path)
+                written[f"{n}:samples"] = path
         path = self.out / "summary.md"
-        path.write_text(self.markdown(), encoding="utf-8")
-        self.written["summary"] = path
+        files[path] = self.markdown()
+        written["summary"] = path
+        write_files_atomically(files)
+        self.written.update(written)
         return self.written
 
     def markdown(self) -> str:
+        from ..report.escape import md_cell, md_code
         from ..report.markdown import render_markdown
+        from ..report.messages import msg, report_lang
 
-        parts = [render_markdown(ev.results.to_dict()) for ev in self.evaluations]
+        docs = [ev.results.to_dict() for ev in self.evaluations]
+        parts = [render_markdown(doc) for doc in docs]
         if self.failures:
-            parts.append("### Failed quality assertions\n\n"
-                         + "\n".join(f"- `{nodeid}`: {line}" for nodeid, line in self.failures) + "\n")
+            lang = report_lang(docs[0]) if docs else "en"
+            parts.append(f"### {msg(lang, 'failed_assertions')}\n\n"
+                         + "\n".join(f"- {md_code(nodeid)}: {md_cell(line)}" for nodeid, line in self.failures) + "\n")
         return "\n".join(parts)
 
     def terminal_lines(self) -> list[str]:
+        from ..report.escape import terminal_text
+        from ..report.messages import plural
         from ..report.table import render_table
 
         lines: list[str] = []
@@ -186,12 +202,30 @@ class Session:
             lines += render_table(ev.results.to_dict()).splitlines() + [""]
         n = self.n_evaluations
         samples = sum(len(ev.results.samples) for ev in self.evaluations)
-        lines.append(f"ragauge: {n} evaluation{'s' if n != 1 else ''} ({samples} samples) in this session")
+        lines.append(f"ragauge: {plural('en', n, 'evaluations')} ({plural('en', samples, 'samples')}) in this session")
         for nodeid, line in self.failures:
-            lines.append(f"ragauge: FAILED {nodeid}: {line}")
+            lines.append(f"ragauge: FAILED {terminal_text(nodeid)}: {terminal_text(line)}")
         if "summary" in self.written:
-            lines.append(f"ragauge: reports in {self.out} (PR summary: {self.written['summary']})")
+            lines.append(f"ragauge: reports in {terminal_text(self.out)} "
+                         f"(PR summary: {terminal_text(self.written['summary'])})")
         return lines
+
+
+def _jsonl(samples: Any, path: Path) -> str:
+    """samples.jsonl as text (what :func:`ragauge.data.writers.write_jsonl` writes), to be written with the rest."""
+    import json
+
+    from ..data.writers import sample_to_dict
+    from ..errors import InputError
+
+    lines = []
+    for sample in samples:
+        try:
+            lines.append(json.dumps(sample_to_dict(sample), ensure_ascii=False, allow_nan=False) + "\n")
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"sample {sample.id!r} cannot be written as JSON: {exc}", file=str(path), field="metadata",
+                             hint="Metadata values must be JSON: strings, finite numbers, booleans, lists, objects") from exc
+    return "".join(lines)
 
 
 def _slug(n: int, label: str) -> str:
