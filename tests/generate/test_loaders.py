@@ -148,3 +148,15 @@ def test_load_folder_refuses_a_missing_folder(tmp_path: Path) -> None:
 ])
 def test_find_version(head: str, version: str | None, date: str | None) -> None:
     assert find_version(head) == (version, date)
+
+
+def test_limits_skip_only_the_files_over_them(corpus: Path) -> None:
+    from ragauge.generate import DocumentLimits
+
+    docs, problems = load_folder(corpus, limits=DocumentLimits(max_blocks=8))
+    over = {Path(p.path).name: p for p in problems if p.reason.startswith("skipped:")}
+    assert sorted(over) == ["contract.docx", "price-2026.xlsx"]  # the two with more than 8 blocks
+    assert over["contract.docx"].reason == ("skipped: the DOCX has more than 8 paragraphs and table rows, over the "
+                                            "limit of 8 (DocumentLimits.max_blocks)")
+    assert all("raise the limit" in p.hint for p in over.values())
+    assert sorted(_by_id(docs)) == ["about.html", "bom.csv", "faq.md", "legacy.txt", "rules.txt", "warranty.pdf"]

@@ -22,7 +22,8 @@ def register(sub) -> None:
         description="Manage the baseline results file kept in the repository (default ragauge-baseline.json). "
         "Later runs compare with it: `ragauge eval DATA --baseline ragauge-baseline.json` or "
         "`pytest --ragauge-baseline ragauge-baseline.json`.",
-        epilog="Exit codes: 0 done, 2 unreadable or invalid results file.",
+        epilog="Exit codes: 0 done, 2 unreadable or invalid results file, or a baseline file that cannot be "
+        "written (the old one is then kept as it was).",
     )
     sub2 = p.add_subparsers(dest="baseline_command", metavar="ACTION")
     save = sub2.add_parser("save", help="copy a run's results.json to the baseline file",
@@ -69,16 +70,13 @@ def _check(doc: dict, name: str) -> None:
 
 def run_save(args: argparse.Namespace) -> int:
     from ..engine.results import read_results
-    from ..errors import InputError
+    from ..files import write_text_atomically
 
     doc, name = read_results(args.results)
     _check(doc, name)
     target = Path(args.to)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot write the baseline: {exc.strerror}", file=str(target)) from None
+    # replaced whole or kept: a full disk raises OutputError (exit 2) naming the file, the old baseline stays
+    write_text_atomically(target, json.dumps(doc, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
     info = _summary(doc, str(target))
     print(f"baseline saved: {target} ({info['n_samples']} samples, {len(info['metrics'])} metrics, "
           f"profile {info['profile'] or 'none'}, from {name})")

@@ -14,8 +14,10 @@ def register(sub) -> None:
         "skipped), chunk it, generate questions by slice (numbers, tables, definitions, clauses, versions, "
         "multi-context, unanswerable, badly formulated, paraphrases, sensitive) and write the golden JSONL "
         "plus the knowledge base it refers to. Offline by default: no model, no network, deterministic. "
-        "Exit 0 on success, 2 when DOCS_DIR is not a folder, holds no readable document, or nothing could be "
-        "generated, 3 when the LLM endpoint or an optional package is unavailable.",
+        "The golden file, its sidecar and the knowledge base are replaced together or not at all. "
+        "Exit 0 on success, 2 when DOCS_DIR is not a folder, holds no readable document, nothing could be "
+        "generated or an output file cannot be written, 3 when the LLM endpoint or an optional package is "
+        "unavailable.",
     )
     p.add_argument("docs", metavar="DOCS_DIR", help="folder of documents (read recursively)")
     p.add_argument("--out", "-o", required=True, help="golden JSONL to write (one case a line)")
@@ -86,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..errors import InputError
-    from ..generate import chunk, load_folder, write_golden, write_kb_jsonl
+    from ..generate import chunk, load_folder, write_golden
+    from ..generate.kb import kb_jsonl_text
 
     if args.n < 1:
         raise InputError("--n must be at least 1", value=args.n)
@@ -110,11 +113,9 @@ def run(args: argparse.Namespace) -> int:
     if kb.resolve() == out.resolve():
         raise InputError(f"--out and the knowledge base are the same file ({out})",
                          hint="Name the golden file differently, or pass --kb with another path")
-    out.parent.mkdir(parents=True, exist_ok=True)
+    # golden.jsonl + golden.meta.json (version 1) + kb.jsonl: replaced together or not at all
     write_golden(cases, out, details={"generator": summary.get("generator"), "seed": args.seed,
-                                      "documents": str(args.docs)})  # + golden.meta.json: version 1
-    kb.parent.mkdir(parents=True, exist_ok=True)
-    write_kb_jsonl(chunks, kb)
+                                      "documents": str(args.docs)}, also={kb: kb_jsonl_text(chunks)})
     if not args.quiet:
         _print_summary(summary, problems, str(out), str(kb))
     return 0

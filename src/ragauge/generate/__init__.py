@@ -17,6 +17,7 @@ from ragauge.generate.case import BEHAVIOURS, SLICES, TYPES, GoldenCase
 from ragauge.generate.chunking import Chunk, chunk
 from ragauge.generate.documents import Block, Document, find_version
 from ragauge.generate.kb import to_kb_records, write_kb_jsonl
+from ragauge.generate.limits import DocumentLimits
 from ragauge.generate.loaders import FORMATS, LoadProblem, load_document, load_folder
 from ragauge.generate.questions import generate_questions
 from ragauge.generate.questions.from_kb import chunks_from_records, read_kb_jsonl
@@ -38,6 +39,7 @@ __all__ = [
     "Block",
     "Chunk",
     "Document",
+    "DocumentLimits",
     "GoldenCase",
     "GoldenVersion",
     "LoadProblem",

@@ -1,5 +1,6 @@
-"""PDF, DOCX, XLSX and CSV to raw blocks. Each parser takes a path (or text) and returns
-``(blocks, metadata)``; failures raise :class:`ragauge.errors.InputError` with a hint.
+"""PDF, DOCX, XLSX and CSV to raw blocks. Each parser takes a path (or text) and a
+:class:`~ragauge.generate.limits.ParseBudget`, and returns ``(blocks, metadata)``; failures and a
+document over a limit raise :class:`ragauge.errors.InputError` with a hint.
 
 The third-party imports are lazy so that ``import ragauge.generate`` works without them; a missing one
 raises :class:`ragauge.errors.MissingDependencyError` naming the install command.
@@ -17,6 +18,7 @@ from typing import Any
 from ragauge.errors import InputError, MissingDependencyError
 from ragauge.generate._markup import parse_text
 from ragauge.generate.documents import RawBlock, clean_inline
+from ragauge.generate.limits import ParseBudget, inspect_zip
 
 
 def _need(module: str, package: str) -> Any:
@@ -29,15 +31,23 @@ def _need(module: str, package: str) -> Any:
 
 
 # --------------------------------------------------------------------------- PDF
-def parse_pdf(path: Path) -> tuple[list[RawBlock], dict[str, Any]]:
-    """Text layer of each page (pypdf), paragraphs split on blank lines, hyphenation at line ends undone."""
+def parse_pdf(path: Path, budget: ParseBudget | None = None) -> tuple[list[RawBlock], dict[str, Any]]:
+    """Text layer of each page (pypdf), paragraphs split on blank lines, hyphenation at line ends undone.
+
+    Limits: ``max_pages`` before any page is read, the deadline between pages (pypdf itself caps one
+    decompressed stream at 75 MB)."""
     pypdf = _need("pypdf", "pypdf")
+    budget = budget or ParseBudget(path)
     try:
         reader = pypdf.PdfReader(str(path))
         if reader.is_encrypted and reader.decrypt("") == 0:
             raise InputError("the PDF is password-protected", file=str(path),
                              hint="Save an unprotected copy, or remove the file from the folder")
-        pages = [page.extract_text() or "" for page in reader.pages]
+        budget.pages(len(reader.pages))
+        pages = []
+        for page in reader.pages:
+            budget.check_time()
+            pages.append(page.extract_text() or "")
         info = reader.metadata or {}
     except InputError:
         raise
@@ -96,11 +106,14 @@ def _pdf_paragraphs(page_text: str) -> str:
 _HEADING_STYLE = re.compile(r"^(?:heading|заголовок)\s*(\d)$", re.IGNORECASE)
 
 
-def _docx_rows(table: Any) -> list[tuple[str, ...]]:
+def _docx_rows(table: Any, budget: ParseBudget) -> list[tuple[str, ...]]:
     rows = []
     for row in table.rows:
+        budget.blocks()
         cells, seen = [], set()
-        for cell in row.cells:
+        row_cells = row.cells
+        budget.cells(len(row_cells))
+        for cell in row_cells:
             if id(cell._tc) in seen:  # a horizontally merged cell is repeated by python-docx
                 continue
             seen.add(id(cell._tc))
@@ -109,10 +122,15 @@ def _docx_rows(table: Any) -> list[tuple[str, ...]]:
     return rows
 
 
-def parse_docx(path: Path) -> tuple[list[RawBlock], dict[str, Any]]:
+def parse_docx(path: Path, budget: ParseBudget | None = None) -> tuple[list[RawBlock], dict[str, Any]]:
     """Paragraphs in body order; headings by style (Heading N, Заголовок N, Title); list styles and
-    numbered paragraphs as list items; tables with their first row as header."""
+    numbered paragraphs as list items; tables with their first row as header.
+
+    The archive is checked by :func:`~ragauge.generate.limits.inspect_zip` first (sizes, elements,
+    paragraphs); paragraphs and rows are counted and the deadline checked while reading."""
     docx = _need("docx", "python-docx")
+    budget = budget or ParseBudget(path)
+    inspect_zip(path, budget, kind="DOCX", blocks_in="word/document.xml")
     try:
         document = docx.Document(str(path))
     except Exception as exc:
@@ -122,13 +140,15 @@ def parse_docx(path: Path) -> tuple[list[RawBlock], dict[str, Any]]:
     from docx.text.paragraph import Paragraph
 
     blocks: list[RawBlock] = []
+    budget.check_time()
     for child in document.element.body.iterchildren():
         tag = child.tag.rsplit("}", 1)[-1]
         if tag == "tbl":
-            blocks.append(RawBlock("table", rows=tuple(_docx_rows(Table(child, document)))))
+            blocks.append(RawBlock("table", rows=tuple(_docx_rows(Table(child, document), budget))))
             continue
         if tag != "p":
             continue
+        budget.blocks()
         para = Paragraph(child, document)
         text = para.text
         if not text.strip():
@@ -194,20 +214,31 @@ def table_blocks(rows: list[tuple[str, ...]]) -> list[RawBlock]:
     return blocks
 
 
-def parse_csv(text: str) -> list[RawBlock]:
+def parse_csv(text: str, budget: ParseBudget | None = None) -> list[RawBlock]:
     """CSV text (already decoded) to blocks; the delimiter is sniffed among ``, ; tab |``."""
+    budget = budget or ParseBudget("(csv text)")
     sample = text[:8192]
     try:
         dialect: Any = csv.Sniffer().sniff(sample, delimiters=",;\t|")
     except csv.Error:
         dialect = csv.excel
-    rows = [tuple(_cell(c) for c in row) for row in csv.reader(io.StringIO(text), dialect)]
+    rows = []
+    for row in csv.reader(io.StringIO(text), dialect):
+        budget.blocks()
+        budget.cells(len(row))
+        rows.append(tuple(_cell(c) for c in row))
     return table_blocks(rows)
 
 
-def parse_xlsx(path: Path) -> tuple[list[RawBlock], dict[str, Any]]:
-    """Every visible sheet: a heading with its name (when the book has several sheets), then its table."""
+def parse_xlsx(path: Path, budget: ParseBudget | None = None) -> tuple[list[RawBlock], dict[str, Any]]:
+    """Every visible sheet: a heading with its name (when the book has several sheets), then its table.
+
+    The archive is checked by :func:`~ragauge.generate.limits.inspect_zip` first (sheets are streamed
+    by openpyxl's read-only mode, so only the other parts' XML elements count); rows and cells are
+    counted and the deadline checked while reading."""
     openpyxl = _need("openpyxl", "openpyxl")
+    budget = budget or ParseBudget(path)
+    inspect_zip(path, budget, kind="XLSX", streamed=("xl/worksheets/",))
     try:
         book = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
     except Exception as exc:
@@ -217,7 +248,14 @@ def parse_xlsx(path: Path) -> tuple[list[RawBlock], dict[str, Any]]:
         sheets = [ws for ws in book.worksheets if getattr(ws, "sheet_state", "visible") == "visible"]
         blocks: list[RawBlock] = []
         for ws in sheets:
-            rows = [tuple(_cell(v) for v in row) for row in ws.iter_rows(values_only=True)]
+            rows = []
+            for row in ws.iter_rows(values_only=True):
+                if all(v is None or v == "" for v in row):  # dropped by table_blocks anyway; a sheet
+                    budget.check_time()  # formatted down to row 1048576 yields a million of these
+                    continue
+                budget.blocks()
+                budget.cells(len(row))
+                rows.append(tuple(_cell(v) for v in row))
             sheet_blocks = table_blocks(rows)
             if sheet_blocks and len(sheets) > 1:
                 blocks.append(RawBlock("heading", ws.title, level=1))

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ragauge.errors import InputError
+from ragauge.files import write_text_atomically
 from ragauge.generate.chunking import Chunk
 
 
@@ -26,12 +27,15 @@ def to_kb_records(chunks: Iterable[Chunk]) -> list[dict[str, str]]:
     return records
 
 
+def kb_jsonl_text(chunks: Iterable[Chunk]) -> str:
+    """The content of ``kb.jsonl``: one JSON object a line, Cyrillic kept readable."""
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in to_kb_records(chunks))
+
+
 def write_kb_jsonl(chunks: Iterable[Chunk], path: str | Path) -> Path:
-    """Write UTF-8 JSON lines (Cyrillic kept readable) and return the path."""
-    path = Path(path)
-    lines = [json.dumps(r, ensure_ascii=False) for r in to_kb_records(chunks)]
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    return path
+    """Write UTF-8 JSON lines and return the path; the old file is replaced whole or kept
+    (:func:`ragauge.files.write_text_atomically`; an :class:`~ragauge.errors.OutputError` names the file)."""
+    return write_text_atomically(path, kb_jsonl_text(chunks))
 
 
 def read_kb_records(path: str | Path) -> list[dict[str, Any]]:
@@ -65,4 +69,4 @@ def read_kb_records(path: str | Path) -> list[dict[str, Any]]:
     return records
 
 
-__all__ = ["read_kb_records", "to_kb_records", "write_kb_jsonl"]
+__all__ = ["kb_jsonl_text", "read_kb_records", "to_kb_records", "write_kb_jsonl"]

@@ -1,8 +1,9 @@
 """Load a folder of documents: one narrow door from files to :class:`Document`.
 
-``load_folder`` never stops on a bad file: each unreadable, corrupt, empty or unsupported file becomes
-a :class:`LoadProblem` (path, reason, what to do) and the rest is loaded. ``load_document`` raises
-instead, so a single-file caller sees the error.
+``load_folder`` never stops on a bad file: each unreadable, corrupt, empty or unsupported file, and
+each file over a :class:`~ragauge.generate.limits.DocumentLimits` limit (size, zip expansion, blocks,
+pages, parse time), becomes a :class:`LoadProblem` (path, reason, what to do) and the rest is loaded.
+``load_document`` raises instead, so a single-file caller sees the error.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from ragauge.errors import InputError, MissingDependencyError
 from ragauge.generate import _markup, _office
 from ragauge.generate._encoding import decode_bytes
 from ragauge.generate.documents import Document, RawBlock, assemble, find_version
+from ragauge.generate.limits import DocumentLimits, ParseBudget
 
 
 @dataclass(frozen=True)
@@ -40,29 +42,35 @@ def _read_text(path: Path) -> tuple[str, dict[str, Any]]:
     return text, meta
 
 
-def _txt(path: Path) -> Parsed:
+def _counted(blocks: list[RawBlock], budget: ParseBudget) -> list[RawBlock]:
+    budget.blocks(sum(len(b.rows) or 1 for b in blocks))
+    return blocks
+
+
+def _txt(path: Path, budget: ParseBudget) -> Parsed:
     text, meta = _read_text(path)
-    return _markup.parse_text(text), meta
+    return _counted(_markup.parse_text(text), budget), meta
 
 
-def _md(path: Path) -> Parsed:
+def _md(path: Path, budget: ParseBudget) -> Parsed:
     text, meta = _read_text(path)
-    return _markup.parse_markdown(text), meta
+    return _counted(_markup.parse_markdown(text), budget), meta
 
 
-def _html(path: Path) -> Parsed:
+def _html(path: Path, budget: ParseBudget) -> Parsed:
     text, meta = _read_text(path)
     blocks, found = _markup.parse_html(text)
-    return blocks, {**meta, **found}
+    return _counted(blocks, budget), {**meta, **found}
 
 
-def _csv(path: Path) -> Parsed:
+def _csv(path: Path, budget: ParseBudget) -> Parsed:
     text, meta = _read_text(path)
-    return _office.parse_csv(text), meta
+    return _office.parse_csv(text, budget), meta
 
 
-#: suffix -> (format name, parser). One table: adding a format is one line here and one parser.
-FORMATS: dict[str, tuple[str, Callable[[Path], Parsed]]] = {
+#: suffix -> (format name, parser). One table: adding a format is one line here and one parser, which
+#: takes the path and the document's :class:`ParseBudget` (count blocks, check the deadline in loops).
+FORMATS: dict[str, tuple[str, Callable[[Path, ParseBudget], Parsed]]] = {
     ".txt": ("txt", _txt),
     ".md": ("md", _md),
     ".markdown": ("md", _md),
@@ -86,11 +94,13 @@ def _title(blocks: list[RawBlock], meta: dict[str, Any], path: Path) -> str:
     return path.stem
 
 
-def load_document(path: str | Path, *, root: str | Path | None = None) -> Document:
+def load_document(path: str | Path, *, root: str | Path | None = None,
+                  limits: DocumentLimits | None = None) -> Document:
     """Load one file; its id is its path relative to ``root`` (POSIX separators), else its name.
 
-    Raises :class:`InputError` for an unsupported, empty or unreadable file and
-    :class:`MissingDependencyError` when the parser's package is not installed.
+    Raises :class:`InputError` for an unsupported, empty or unreadable file or one over ``limits``
+    (default :class:`DocumentLimits`) and :class:`MissingDependencyError` when the parser's package is
+    not installed.
     """
     path = Path(path)
     suffix = path.suffix.lower()
@@ -98,10 +108,14 @@ def load_document(path: str | Path, *, root: str | Path | None = None) -> Docume
         hint = (f"Save it as {_OLD_FORMATS[suffix]}" if suffix in _OLD_FORMATS
                 else f"Supported: {', '.join(sorted(FORMATS))}; convert it or move it out of the folder")
         raise InputError(f"unsupported file type '{suffix or '(none)'}'", file=str(path), hint=hint)
-    if path.stat().st_size == 0:
+    size = path.stat().st_size
+    if size == 0:
         raise InputError("the file is empty", file=str(path), hint="Fill it or remove it from the folder")
+    budget = ParseBudget(path, limits)
+    budget.file_size(size)
     fmt, parser = FORMATS[suffix]
-    blocks, meta = parser(path)
+    blocks, meta = parser(path, budget)
+    budget.check_time()
     text, positioned = assemble(blocks)
     if not text.strip():
         raise InputError("no text found in the file", file=str(path),
@@ -123,11 +137,13 @@ def load_document(path: str | Path, *, root: str | Path | None = None) -> Docume
                     metadata={k: v for k, v in meta.items() if k != "title"})
 
 
-def load_folder(path: str | Path) -> tuple[list[Document], list[LoadProblem]]:
+def load_folder(path: str | Path, *, limits: DocumentLimits | None = None
+                ) -> tuple[list[Document], list[LoadProblem]]:
     """Load every file under ``path`` (recursively, sorted by relative path; hidden files skipped).
 
-    Returns ``(documents, problems)``. Raises :class:`InputError` only when ``path`` itself is not
-    a folder.
+    Returns ``(documents, problems)``; a file over ``limits`` (default :class:`DocumentLimits`) is a
+    problem whose reason starts with "skipped:". Raises :class:`InputError` only when ``path`` itself
+    is not a folder.
     """
     root = Path(path)
     if not root.is_dir():
@@ -144,7 +160,7 @@ def load_folder(path: str | Path) -> tuple[list[Document], list[LoadProblem]]:
                                         "Close the document in Office, or delete the lock file"))
             continue
         try:
-            documents.append(load_document(file, root=root))
+            documents.append(load_document(file, root=root, limits=limits))
         except InputError as exc:
             problems.append(LoadProblem(str(file), exc.message, exc.hint or "Fix or remove the file"))
         except MissingDependencyError as exc:
@@ -158,4 +174,4 @@ def load_folder(path: str | Path) -> tuple[list[Document], list[LoadProblem]]:
     return documents, problems
 
 
-__all__ = ["FORMATS", "LoadProblem", "load_document", "load_folder"]
+__all__ = ["FORMATS", "DocumentLimits", "LoadProblem", "load_document", "load_folder"]

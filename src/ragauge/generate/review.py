@@ -192,13 +192,13 @@ def import_review(review_path: str | Path, golden_path: str | Path, out_path: st
              "not_in_review_file": sum(1 for a in audit if a.get("note") == "not in the review file"),
              "changes": sum(len(a["changes"]) for a in audit)}
     reviewers = sorted({a["reviewer"] for a in audit if a["reviewer"]})
-    meta = write_golden(kept, out_path, parent=parent, event="reviewed", now=now,
-                        details={"review_file": review_path.name, "reviewers": reviewers, "review": tally,
-                                 "unreviewed_policy": unreviewed})
     apath = Path(audit_path) if audit_path is not None else audit_path_for(out_path)
-    lines = [json.dumps({"golden_version": meta["version"], "review_file": review_path.name, **a},
+    lines = [json.dumps({"golden_version": parent.version + 1, "review_file": review_path.name, **a},
                         ensure_ascii=False) for a in audit]
-    apath.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    meta = write_golden(kept, out_path, parent=parent, event="reviewed", now=now,  # + sidecar + audit, together
+                        details={"review_file": review_path.name, "reviewers": reviewers, "review": tally,
+                                 "unreviewed_policy": unreviewed},
+                        also={apath: "".join(line + "\n" for line in lines)})
     return ReviewResult(kept, audit, meta, out_path, apath, tally)
 
 

@@ -26,7 +26,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from ragauge.errors import InputError
+from ragauge.errors import InputError, OutputError
+from ragauge.files import write_files_atomically
 from ragauge.generate.case import GoldenCase
 
 FORMAT = "ragauge-golden"
@@ -126,12 +127,17 @@ def read_version(golden_path: str | Path) -> GoldenVersion:
 
 def write_golden(cases: Iterable[GoldenCase], path: str | Path, *, parent: GoldenVersion | None = None,
                  event: str = "generated", details: Mapping[str, Any] | None = None,
-                 now: str | None = None) -> dict[str, Any]:
+                 now: str | None = None, also: Mapping[str | Path, str | bytes] | None = None) -> dict[str, Any]:
     """Write ``cases`` as UTF-8 JSONL and its sidecar; return the sidecar's content.
 
     ``parent``: the version this one is made from (``None``: a new set, version 1). ``event``:
     ``"generated"`` or ``"reviewed"`` (sets the ``reviewed`` time). ``details`` go into the new
     history entry (e.g. the review file and its counts). ``now``: the timestamp to record (tests).
+    ``also``: other files of the same run (the knowledge base, the review audit), path -> content.
+
+    The files are replaced together or not at all (:func:`ragauge.files.write_files_atomically`): a
+    full disk raises :class:`~ragauge.errors.OutputError` naming the file and leaves the old golden
+    file, its sidecar and the other files as they were, so the sidecar never describes another file.
     """
     path = Path(path)
     cases = list(cases)
@@ -140,8 +146,13 @@ def write_golden(cases: Iterable[GoldenCase], path: str | Path, *, parent: Golde
         dup = next(i for i in ids if ids.count(i) > 1)
         raise InputError("duplicate case id", field="id", value=dup, hint="Every case needs its own id")
     now = now or utc_now()
-    data = "".join(json.dumps(c.to_row(), ensure_ascii=False) + "\n" for c in cases).encode("utf-8")
-    path.write_bytes(data)
+    text = "".join(json.dumps(c.to_row(), ensure_ascii=False) + "\n" for c in cases)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate (e.g. from a broken PDF text layer)
+        raise OutputError(f"a case holds text that cannot be written as UTF-8 ({text[exc.start:exc.end]!r} at "
+                          f"character {exc.start}); nothing was written, the old files are kept as they were",
+                          file=str(path), hint="Fix or remove the document the text came from") from None
     sha = hashlib.sha256(data).hexdigest()
     old = dict(parent.meta) if parent is not None and parent.meta is not None else {}
     history = list(old.get("history") or [])
@@ -163,7 +174,10 @@ def write_golden(cases: Iterable[GoldenCase], path: str | Path, *, parent: Golde
                                                "file": parent.path.name},
         "history": history,
     }
-    meta_path(path).write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    files: dict[str | Path, str | bytes] = {path: data,
+                                            meta_path(path): json.dumps(meta, ensure_ascii=False, indent=2) + "\n"}
+    files.update(also or {})
+    write_files_atomically(files)
     return meta
 
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..data.schema import Sample
 from ..errors import InputError
+from ..files import write_text_atomically
 from .filters import filter_mask
 from .index import HybridIndex
 from .scoring import ScoreCalibration, fit_logistic, hybrid
@@ -124,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"from {report['pairs']} pairs ({report['positives']} relevant)")
     if args.write:
         out = Path(__file__).with_name("score_calibration.json")
-        out.write_text(json.dumps(cal.to_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        write_text_atomically(out, json.dumps(cal.to_dict(), ensure_ascii=False, indent=2) + "\n")
         print(f"wrote {out}")
     return 0
 

@@ -11,6 +11,7 @@ ranks only the chunks that pass it (never post-filters a top k). Scores: see :mo
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -21,6 +22,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import ConfigError, InputError, MissingDependencyError
+from ..files import write_files_atomically
 from ..guard.result import Chunk
 from .filters import filter_mask
 from .scoring import ScoreCalibration, calibrated, default_calibration, hybrid, lexical, lexical_norm
@@ -162,16 +164,19 @@ class HybridIndex:
 
     # --- persistence --------------------------------------------------------------------------
     def save(self, folder: str | os.PathLike[str]) -> Path:
-        """Write ``chunks.jsonl``, ``embeddings.npy`` and ``index.json`` (BM25 is rebuilt on load: cheap)."""
+        """Write ``chunks.jsonl``, ``embeddings.npy`` and ``index.json`` (BM25 is rebuilt on load: cheap).
+
+        The three files are replaced together or not at all (:func:`ragauge.files.write_files_atomically`):
+        a failed write raises :class:`~ragauge.errors.OutputError` naming the file and keeps the old index.
+        """
         path = Path(folder)
-        path.mkdir(parents=True, exist_ok=True)
-        with open(path / "chunks.jsonl", "w", encoding="utf-8") as fh:
-            for r in self.records:
-                fh.write(json.dumps(r, ensure_ascii=False) + "\n")
-        np.save(path / "embeddings.npy", self.embeddings)
+        chunks = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in self.records)
+        buf = io.BytesIO()
+        np.save(buf, self.embeddings)
         meta = {"format": INDEX_FORMAT, "model_id": getattr(self.embedder, "model_id", ""), "k1": self.k1,
                 "b": self.b, "n": len(self.records), "calibration": self.calibration.to_dict()}
-        (path / "index.json").write_text(json.dumps(meta, ensure_ascii=False, indent=2), encoding="utf-8")
+        write_files_atomically({path / "chunks.jsonl": chunks, path / "embeddings.npy": buf.getvalue(),
+                                path / "index.json": json.dumps(meta, ensure_ascii=False, indent=2)})
         return path
 
     @classmethod
