@@ -10,9 +10,11 @@ test uses it: at pytest start it imports nothing but pytest and the standard lib
   same way); ``ragauge_eval(sample)`` for a ``GoldenSample`` from ``ragauge.testing.golden(...)`` returns
   that sample's row (``SampleResult``), the whole golden set being evaluated on first use.
 - Options: ``--ragauge-out DIR`` (results.json, report.md, report.html, summary.md), ``--ragauge-baseline
-  FILE`` (non-inferiority against a baseline run), ``--ragauge-profile NAME``, ``--ragauge-judge SPEC``,
+  FILE`` (every threshold also fails on a regression against a baseline run: the ``non_inferior`` gate,
+  a one-sided test that an unchanged system passes at any n), ``--ragauge-profile NAME``, ``--ragauge-judge SPEC``,
   ``--ragauge-max-calls N`` / ``--ragauge-max-tokens N`` (LLM judge budget).
-- A "ragauge" section in the terminal summary (gate table and verdict per evaluation).
+- A "ragauge" section in the terminal summary (gate table and verdict per evaluation, and a WARNING line
+  when gates were decided on fewer than the profile's ``min_samples`` scored samples).
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--ragauge-out", metavar="DIR", help="write results.json, report.md, report.html and the "
                     "PR summary summary.md of every ragauge evaluation into DIR")
     group.addoption("--ragauge-baseline", metavar="FILE", help="baseline results.json (or its folder, e.g. from "
-                    "`ragauge baseline save`): assert_quality also fails on a regression (non-inferiority)")
+                    "`ragauge baseline save`): assert_quality also fails on a regression: a significant drop "
+                    "beyond the margin (gate mode non_inferior; an unchanged system passes)")
     group.addoption("--ragauge-profile", metavar="NAME", help="threshold profile for every ragauge evaluation "
                     "(overrides the marker's; default: ragauge.toml, else dashboard)")
     group.addoption("--ragauge-judge", metavar="SPEC", help="judge where the test gives none: offline, none, "
@@ -186,3 +189,19 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     terminalreporter.section("ragauge")
     for line in sess.terminal_lines():
         terminalreporter.write_line(line)
+    for line in warning_lines(sess.evaluations):
+        terminalreporter.write_line(line, yellow=True)
+
+
+def warning_lines(evaluations: Any) -> list[str]:
+    """One line per evaluation whose gates carry warnings (e.g. fewer than 30 scored samples): shown even
+    when every gate passed, because a pass on too few questions is not reliable."""
+    lines = []
+    for ev in evaluations:
+        by_text: dict[str, list[str]] = {}
+        for g in getattr(ev.results, "gates", []):
+            for w in getattr(g, "warnings", ()):
+                by_text.setdefault(w, []).append(g.metric)
+        for text, metrics in by_text.items():
+            lines.append(f"ragauge: WARNING ({ev.label}): {', '.join(dict.fromkeys(metrics))}: {text}")
+    return lines

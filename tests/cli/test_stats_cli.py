@@ -154,3 +154,41 @@ def test_calibrate_errors(tmp_path, capsys):
     err = capsys.readouterr().out
     assert "line 2" in err and "'human'" in err and "'high'" in err
     assert _run(["calibrate", judged, human, "--metric", "recall@5"]) == 2
+
+
+def test_compare_interval_and_verdict_come_from_one_test(tmp_path, capsys):
+    """Issue 14: `+0.444 [+0.111, +0.778] p 0.125 ... no detectable difference` (a bootstrap CI beside a
+    permutation p-value). 9 pairs, 4 improved by 1, 5 unchanged: exact sign-flip p = 2/16 = 0.125, and the
+    CI from the same test, inverted, keeps 0."""
+    ids = [f"q{i}" for i in range(9)]
+    spec = (("hit_rate@5", True, "mean"),)
+    base = _results(tmp_path / "b.json", {"hit_rate@5": dict.fromkeys(ids, 0.0)}, spec)
+    new = _results(tmp_path / "n.json", {"hit_rate@5": {i: (1.0 if k < 4 else 0.0) for k, i in enumerate(ids)}}, spec)
+    assert _run(["compare", base, new, "--format", "json"]) == 0
+    m = json.loads(capsys.readouterr().out)["metrics"][0]
+    assert m["difference"] == pytest.approx(4 / 9) and m["p_value"] == 0.125
+    assert m["verdict"] == "no detectable difference"
+    assert m["ci"]["method"] == "sign-flip permutation, exact (test inversion)"
+    assert m["ci"]["low"] <= 0 <= m["ci"]["high"]
+    assert _run(["compare", base, new]) == 0
+    out = capsys.readouterr().out
+    assert "+0.444  [+0.000, +1.000]  0.125" in out and "CI and p of a metric come from one test" in out
+    # 9 of 9 improved: p = 2/512, the CI excludes 0, the verdict is "better"
+    all9 = _results(tmp_path / "a.json", {"hit_rate@5": dict.fromkeys(ids, 1.0)}, spec)
+    assert _run(["compare", base, all9, "--format", "json"]) == 0
+    m = json.loads(capsys.readouterr().out)["metrics"][0]
+    assert m["verdict"] == "better" and m["ci"]["low"] > 0
+
+
+def test_compare_says_why_a_holm_verdict_differs_from_the_interval():
+    from ragauge.stats.paired import compare_paired
+
+    rng = np.random.default_rng(2)
+    base = rng.random(40)
+    new = base + 0.05 + rng.normal(0, 0.12, 40)
+    r = compare_paired(base, new)
+    assert r.p_value <= 0.05 and r.ci.low > 0 and r.verdict == "better"
+    held = compare_paired(base, new, p_adjusted=min(1.0, r.p_value * 20))
+    assert held.verdict == "no detectable difference"
+    assert "the CI excludes 0 although the verdict is no detectable difference" in held.reason
+    assert "Holm-adjusted p" in held.reason

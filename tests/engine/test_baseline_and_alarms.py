@@ -36,7 +36,7 @@ def test_non_inferior_gate_and_comparison_block(tmp_path):
     same = _eval(rows(seed=1), profile="ni", user_profiles=USER, baseline=path)
     gates = {g.metric: g for g in same.gates}
     assert gates["mrr@5"].status == "pass" and gates["mrr@5"].mode == "non_inferior"
-    assert "not worse than the baseline by more than the margin 0.05" in gates["mrr@5"].reason
+    assert "no regression beyond the margin 0.05 shown" in gates["mrr@5"].reason
     doc = same.to_dict()
     block = doc["comparison"]
     assert block["baseline"]["path"] == str(path) and block["baseline"]["n_common"] == 60
@@ -47,7 +47,7 @@ def test_non_inferior_gate_and_comparison_block(tmp_path):
     # a much worse run fails the gate, shows "worse" in the comparison, and says why in words
     worse = _eval(rows(seed=1, p_hit=0.4), profile="ni", user_profiles=USER, baseline=base.to_dict())
     g = {g.metric: g for g in worse.gates}["mrr@5"]
-    assert g.status == "fail" and "not shown to be within the margin 0.05" in g.reason
+    assert g.status == "fail" and "a regression: significantly worse than the baseline" in g.reason
     assert worse.comparison["metrics"]["mrr@5"]["verdict"] == "worse"
     assert worse.comparison["any_worse"] is True and not worse.passed
 

@@ -1,4 +1,4 @@
-"""The non_inferior gate mode: parsing, margins, the decision and its sentence."""
+"""The gates against a baseline: non_inferior (regression test, the default) and non_inferior_strict."""
 
 import numpy as np
 import pytest
@@ -68,20 +68,34 @@ def _case(delta, n=80, seed=0, noise=0.05):
     return list(base), list(new)
 
 
-def test_pass_when_not_worse_by_more_than_the_margin():
+def test_strict_pass_when_shown_within_the_margin():
+    # issue 14: strict non-inferiority is now the explicit mode non_inferior_strict (was non_inferior)
+    base, new = _case(-0.005)
+    s = {"ndcg@10": _summary("ndcg@10", new)}
+    prof = Profile("p", "", None, (Threshold(("ndcg@10",), ">=", 0.9, "non_inferior_strict"),), margin=0.03)
+    g = check_gates(prof, s, baseline=FakeBaseline({"ndcg@10": _ids(base)}, {"ndcg@10": _ids(new)}))[0]
+    assert g.status == "pass", g.reason
+    assert "shown to be within the margin 0.03 of the baseline" in g.reason
+    assert "strict non-inferiority, one-sided paired t-test" in g.reason
+    assert "80 paired samples" in g.reason and "misses the absolute bar at least 0.9" in g.reason
+    assert "margin from profile" in g.reason
+    d = g.to_dict()
+    assert d["mode"] == "non_inferior_strict" and d["margin"] == 0.03 and d["n"] == 80
+    ni = d["non_inferiority"]
+    assert ni["non_inferior"] is True and ni["lower_bound"] > -0.03 and ni["baseline"] == "base.json"
+    assert ni["method"] == "one-sided paired t-test"
+
+
+def test_regression_mode_passes_a_small_change_and_names_its_test():
     base, new = _case(-0.005)
     s = {"ndcg@10": _summary("ndcg@10", new)}
     prof = Profile("p", "", None, (Threshold(("ndcg@10",), ">=", 0.9, "non_inferior"),), margin=0.03)
     g = check_gates(prof, s, baseline=FakeBaseline({"ndcg@10": _ids(base)}, {"ndcg@10": _ids(new)}))[0]
     assert g.status == "pass", g.reason
-    assert "not worse than the baseline by more than the margin 0.03" in g.reason
-    assert "80 paired samples" in g.reason and "misses the absolute bar at least 0.9" in g.reason
-    assert "margin from profile" in g.reason
-    d = g.to_dict()
-    assert d["mode"] == "non_inferior" and d["margin"] == 0.03
-    ni = d["non_inferiority"]
-    assert ni["non_inferior"] is True and ni["lower_bound"] > -0.03 and ni["baseline"] == "base.json"
-    assert ni["method"] == "one-sided paired t-test"
+    assert "no regression beyond the margin 0.03 shown" in g.reason
+    assert "regression test, one-sided paired t-test" in g.reason and "margin from profile" in g.reason
+    ni = g.to_dict()["non_inferiority"]
+    assert ni["test"] == "regression" and ni["regressed"] is False and ni["upper_bound"] > -0.03
 
 
 def test_fail_when_clearly_worse_and_the_sentence_says_so():
@@ -90,8 +104,12 @@ def test_fail_when_clearly_worse_and_the_sentence_says_so():
     prof = Profile("p", "", None, (Threshold(("ndcg@10",), ">=", 0.5, "non_inferior"),))
     g = check_gates(prof, s, baseline=FakeBaseline({"ndcg@10": _ids(base)}, {"ndcg@10": _ids(new)}), margin=0.02)[0]
     assert g.status == "fail" and not overall_passed([g])
-    assert "not shown to be within the margin 0.02" in g.reason and "may be up to" in g.reason
+    assert "a regression: significantly worse than the baseline by more than the margin 0.02" in g.reason
     assert "margin from --margin" in g.reason
+    assert g.non_inferiority["upper_bound"] < -0.02
+    strict = Profile("p", "", None, (Threshold(("ndcg@10",), ">=", 0.5, "non_inferior_strict"),))
+    g = check_gates(strict, s, baseline=FakeBaseline({"ndcg@10": _ids(base)}, {"ndcg@10": _ids(new)}), margin=0.02)[0]
+    assert g.status == "fail" and "not shown to be within the margin 0.02" in g.reason and "may be up to" in g.reason
     assert g.non_inferiority["lower_bound"] < -0.02
 
 

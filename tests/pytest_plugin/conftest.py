@@ -22,7 +22,8 @@ PLUGIN = () if _entry_point_installed() else ("-p", "ragauge.pytest_plugin")
 
 # pytester's in-process runs restore sys.modules afterwards, and numpy cannot be imported twice in a
 # process: what an evaluation needs is imported here, before any pytester snapshot, and kept across runs.
-for _name in ("numpy", "ragauge.engine.evaluate", "ragauge.testing.session", "ragauge.report.markdown",
+# scipy.stats too: ragauge imports it lazily (issue 14), and its numpy extension modules cannot load twice.
+for _name in ("numpy", "scipy.stats", "ragauge.engine.evaluate", "ragauge.testing.session", "ragauge.report.markdown",
               "ragauge.report.table", "ragauge.report.html", "ragauge.diagnosis", "ragauge.data.writers",
               "ragauge.testing.golden_set", "ragauge.testing.assertions", "ragauge.testing.pipeline"):
     importlib.import_module(_name)

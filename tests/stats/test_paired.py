@@ -156,7 +156,8 @@ def test_no_difference_reports_mde():
     assert "would be detected" in r.reason
     assert r.effect_size_dz == pytest.approx(r.difference / r.sd_diff)
     d = r.to_dict()
-    assert d["ci"]["method"] == "bootstrap-bca" and d["p_method"].startswith("sign-flip")
+    # issue 14: the CI of a mean now inverts the same sign-flip test as the p-value (was the BCa bootstrap)
+    assert d["ci"]["method"].startswith("sign-flip permutation") and d["p_method"].startswith("sign-flip")
 
 
 def test_percentile_metric_compared_by_bootstrap():

@@ -17,10 +17,11 @@ def register(sub) -> None:
         "compare",
         help="compare two runs (paired by sample id): difference, CI, p-value, effect size, verdict",
         description="Pair the samples of two results.json files by id and, for every metric in both, report "
-        "the difference NEW - BASE with a paired bootstrap CI (BCa), a paired permutation p-value (sign-flip; "
-        "Wilcoxon beside it), Cohen's d_z, the verdict better / worse / no detectable difference (Holm-"
-        "corrected across metrics, respecting higher-is-better) and the minimum detectable effect at this n. "
-        "Percentile metrics (latency_p95) compare the percentile by paired bootstrap.",
+        "the difference NEW - BASE, the p-value of the paired sign-flip permutation test and its CI (the same test "
+        "inverted: the differences it does not reject, so the CI excludes 0 exactly when p <= 1 - level; Wilcoxon "
+        "beside it), Cohen's d_z, the verdict better / worse / no detectable difference (Holm-corrected across "
+        "metrics, respecting higher-is-better) and the minimum detectable effect at this n. Percentile metrics "
+        "(latency_p95) take the CI and the p-value from one paired bootstrap.",
         epilog="Exit codes: 0 no metric significantly worse, 1 at least one metric significantly worse "
         "(unless --exit-zero), 2 bad input. See docs/statistics.md.",
     )
@@ -102,6 +103,9 @@ def _footer(result) -> list[str]:
     cis = sorted({r.ci.method for r in result.metrics if r.ci})
     lines.append(f"diff = new - base; CI {result.level:.0%} {', '.join(cis) or '-'}; p: {'; '.join(methods) or '-'}; "
                  f"Holm across {len(result.metrics)} metric(s) at alpha {result.alpha:g}; seed {result.seed}")
+    lines.append("CI and p of a metric come from one test (the CI is the set of differences that test does not "
+                 "reject), so they agree; the verdict uses the Holm-adjusted p, and a sentence above says so "
+                 "where that makes them differ")
     lines.append("n (-k): k pairs dropped because a run left the sample unscored; MDE: smallest true difference "
                  "detected with power 0.8 at this n")
     return lines

@@ -78,7 +78,7 @@ def load_baseline(
 def comparison_block(run: BaselineRun, metrics: Sequence[str], *, level: float = 0.95) -> dict[str, Any]:
     """The ``comparison`` block of results.json: every metric of ``metrics`` (the gated ones) compared with
     the baseline, Holm-corrected together; metrics the baseline lacks are listed in ``not_compared``."""
-    metrics = list(dict.fromkeys(metrics))
+    metrics = [m for m in dict.fromkeys(metrics) if m in run.new.specs]  # not the synthetic "gates checked"
     not_compared: dict[str, str] = {}
     common = []
     for m in metrics:

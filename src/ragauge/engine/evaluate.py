@@ -7,7 +7,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ..data.schema import Sample
 from ..errors import InputError
-from ..gates.check import check_gates
+from ..gates.check import check_run
 from ..gates.profiles import Profile, resolve_profile
 from ..metrics.column import ScoreColumn
 from ..metrics.registry import compute_function, group_by_family, parse_metric, parse_metrics
@@ -84,7 +84,7 @@ def evaluate(
     """Evaluate ``data`` (a path, list of dicts or ``Sample``s, DataFrame, HF Dataset).
 
     ``metrics``: names such as ``"ndcg@10"`` or specs; default: the profile's gated metrics that apply.
-    ``profile``: a built-in or user profile name, a ``Profile``, or ``None`` for no gates.
+    ``profile``: a built-in or user profile name, a ``Profile``, or ``None`` (or ``"none"``) for no gates.
     ``judge``: ``"auto"`` (the offline judge when installed; judge metrics are left out of the
     defaults otherwise), ``"offline"``, ``None`` (no judge metrics by default), or a judge object.
     ``baseline``: an earlier run's results.json (path, folder or dict). Samples pair by id (different id
@@ -111,8 +111,8 @@ def evaluate(
     else:
         samples = load(data, field_map=field_map)
     prof: Profile | None
-    if profile is None:
-        prof = None
+    if profile is None or (isinstance(profile, str) and profile.strip().lower() == "none"):
+        prof = None  # 'none' as in the CLI's --profile none
     elif isinstance(profile, Profile):
         prof = profile
     else:
@@ -140,6 +140,7 @@ def evaluate(
             progress(family, step, len(groups))
         with _serving(judge_obj, [s.name for s in fspecs]):
             columns.update(compute_function(family)(fspecs, samples, judge=judge_obj))
+    _raise_if_no_verdict(judge_obj)
     if progress:
         progress("summaries", len(groups), len(groups))
     columns = {s.name: columns[s.name] for s in specs}
@@ -150,7 +151,7 @@ def evaluate(
 
         base_run = load_baseline(baseline, current_scores(samples, specs, columns),
                                  allow_intersection=allow_intersection, seed=seed, n_resamples=n_resamples)
-    gates = check_gates(prof, summary, baseline=base_run, margin=margin) if prof else []
+    gates = check_run(prof, summary, baseline=base_run, margin=margin)  # never an accidental pass
     comparison = None
     if base_run is not None:
         from .baseline import comparison_block
@@ -169,6 +170,15 @@ def evaluate(
                    slice_policy={"min_n": min_slice_n, "alpha": 0.05, "correction": "holm",
                                  "n_tests": sum(c.p_value is not None for c in checks)},
                    lang=lang, usage=_usage(judge_obj))
+
+
+def _raise_if_no_verdict(judge: Any) -> None:
+    """A judge that was asked and produced no verdict at all is a judge that could not be reached or used
+    (exit 3), not a run whose samples merely went unscored (a CI gate must not read it as a result)."""
+    check = getattr(judge, "no_verdict_error", None)
+    error = check() if callable(check) else None
+    if error is not None:
+        raise error
 
 
 def _serving(judge: Any, metrics: list[str]) -> Any:

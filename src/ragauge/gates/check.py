@@ -4,22 +4,28 @@ Modes:
 - ``point``: the aggregate itself meets the threshold.
 - ``confident``: the whole 95% CI is on the right side (the lower bound for ``>=``/``>``, the upper
   bound for ``<=``/``<``), so the pass is not an accident of a small sample.
-- ``non_inferior``: against a baseline run, the new run is not worse by more than a margin (one-sided
-  paired test; :mod:`ragauge.gates.noninferior`). Without a baseline such a gate is ``skipped``.
+- ``non_inferior``: against a baseline run, fails on a shown regression beyond a margin (one-sided paired
+  test); ``non_inferior_strict`` must prove the run within the margin (:mod:`ragauge.gates.noninferior`).
+  Without a baseline such a gate is ``skipped``.
 A gate whose metric was not evaluated in this run is ``skipped`` (shown, not counted); one whose
 metric has no value (every sample unscored) is ``unscored`` and does not pass.
+
+A run never passes by accident: when a profile is named but none of its gates could be checked (its
+metrics were not evaluated), or every requested metric is unscored, :func:`coverage_gate` adds a failing
+gate that says why. A gate decided on fewer than the profile's ``min_samples`` (30) scored samples carries
+a warning (``warnings`` and the reason); ``small_sample = "fail"`` makes it fail.
 """
 
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Mapping
 
-from ..engine.summary import MetricSummary
 from .profiles import Profile, Threshold
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..engine.summary import MetricSummary
     from .noninferior import BaselineScores
 
 _OPS = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt}
@@ -37,8 +43,10 @@ class GateResult:
     value: float | None = None
     ci_low: float | None = None
     ci_high: float | None = None
-    margin: float | None = None  #: non_inferior only
-    non_inferiority: dict[str, Any] | None = None  #: non_inferior only: the test's numbers
+    margin: float | None = None  #: non_inferior modes only
+    non_inferiority: dict[str, Any] | None = None  #: non_inferior modes only: the test's numbers
+    n: int | None = None  #: scored samples the gate was decided on (pairs for the baseline modes)
+    warnings: tuple[str, ...] = ()  #: e.g. too few samples to be reliable; also at the end of ``reason``
 
     @property
     def passed(self) -> bool:
@@ -48,9 +56,9 @@ class GateResult:
         out = {
             "metric": self.metric, "op": self.op, "threshold": self.threshold, "value": self.value,
             "ci_low": self.ci_low, "ci_high": self.ci_high, "mode": self.mode, "status": self.status,
-            "reason": self.reason,
+            "reason": self.reason, "n": self.n, "warnings": list(self.warnings),
         }
-        if self.mode == "non_inferior":
+        if self.mode.startswith("non_inferior"):
             out["margin"] = self.margin
             out["non_inferiority"] = self.non_inferiority
         return out
@@ -68,6 +76,51 @@ def check_threshold(
     baseline: "BaselineScores | None" = None,
     margin: float | None = None,
     profile_margin: float | None = None,
+    min_samples: int | None = None,
+    small_sample: str = "warn",
+) -> GateResult:
+    """Check one threshold. ``min_samples`` (``None``: no check): a pass or fail decided on fewer scored
+    samples gets a warning, or fails when ``small_sample == "fail"``."""
+    g = _check_one(th, summaries, profile=profile, baseline=baseline, margin=margin, profile_margin=profile_margin)
+    if g.status not in ("pass", "fail"):
+        return g
+    n = g.non_inferiority.get("n") if g.non_inferiority else None
+    if n is None:
+        s = summaries.get(g.metric)
+        n = s.n if s is not None else None
+    g = replace(g, n=n)
+    if not min_samples or n is None or n >= min_samples:
+        return g
+    return small_sample_gate(g, n, min_samples, small_sample)
+
+
+def small_sample_gate(g: GateResult, n: int, min_samples: int, policy: str = "warn") -> GateResult:
+    """``g`` with the small-sample warning (and, for ``policy="fail"``, failed).
+
+    >>> g = GateResult("mrr@5", ">=", 0.5, "point", "pass", "mrr@5 = 0.800 meets the bar", 0.8)
+    >>> small_sample_gate(g, 5, 30).warnings[0][:37]
+    'only 5 scored samples (fewer than 30)'
+    >>> small_sample_gate(g, 5, 30, "fail").status
+    'fail'
+    """
+    text = (f"only {n} scored samples (fewer than {min_samples}): too few to be reliable; add questions "
+            f"(the profile's min_samples sets the bar)")
+    reason = f"{g.reason}; WARNING: {text}"
+    status = g.status
+    if policy == "fail":
+        reason += "; fails because the profile sets small_sample = \"fail\""
+        status = "fail"
+    return replace(g, status=status, reason=reason, warnings=g.warnings + (text,))
+
+
+def _check_one(
+    th: Threshold,
+    summaries: Mapping[str, MetricSummary],
+    *,
+    profile: str,
+    baseline: "BaselineScores | None",
+    margin: float | None,
+    profile_margin: float | None,
 ) -> GateResult:
     name = next((m for m in th.metrics if m in summaries), None)
     if name is None:
@@ -82,7 +135,7 @@ def check_threshold(
     if s.value is None:
         return GateResult(name, th.op, th.value, th.mode, "unscored",
                           f"{name} has no value: all {s.n_unscored} samples are unscored; it must be {want}")
-    if th.mode == "non_inferior":
+    if th.mode in ("non_inferior", "non_inferior_strict"):
         from .noninferior import check_non_inferior, resolve_margin
 
         m, origin = resolve_margin(th, cli=margin, profile=profile_margin, unit=unit)
@@ -120,11 +173,70 @@ def check_gates(
     *,
     baseline: "BaselineScores | None" = None,
     margin: float | None = None,
+    require_checked: bool = True,
 ) -> list[GateResult]:
     """Check every threshold. ``baseline`` (paired scores of a baseline run) and ``margin`` (the
-    caller's default margin, e.g. ``--margin``) are used by ``non_inferior`` thresholds only."""
-    return [check_threshold(th, summaries, profile=profile.name, baseline=baseline, margin=margin,
-                            profile_margin=profile.margin) for th in profile.thresholds]
+    caller's default margin, e.g. ``--margin``) are used by the ``non_inferior`` modes only.
+    ``require_checked``: add :func:`coverage_gate`'s failing gate when nothing could be checked."""
+    gates = [check_threshold(th, summaries, profile=profile.name, baseline=baseline, margin=margin,
+                             profile_margin=profile.margin, min_samples=profile.min_samples,
+                             small_sample=profile.small_sample) for th in profile.thresholds]
+    extra = coverage_gate(profile, summaries, gates) if require_checked else None
+    return gates + ([extra] if extra is not None else [])
+
+
+def check_run(
+    profile: Profile | None,
+    summaries: Mapping[str, MetricSummary],
+    *,
+    baseline: "BaselineScores | None" = None,
+    margin: float | None = None,
+) -> list[GateResult]:
+    """The gates of a run (what decides ``ragauge eval``'s exit code): the profile's, or with no profile
+    (``--profile none``) only the failing gate of a run whose every metric is unscored."""
+    if profile is not None:
+        return check_gates(profile, summaries, baseline=baseline, margin=margin)
+    extra = coverage_gate(None, summaries, [])
+    return [extra] if extra is not None else []
+
+
+def coverage_gate(
+    profile: Profile | None, summaries: Mapping[str, MetricSummary], gates: list[GateResult]
+) -> GateResult | None:
+    """A failing gate when the run checked nothing that could fail, so that CI cannot pass by accident:
+
+    - every requested metric is unscored (whatever the profile, also with none): ``scored metrics = 0``;
+    - a profile is named, none of its gates was checked, and some were skipped because their metrics
+      were not evaluated (``--metrics`` outside the profile, another ``@k``): ``gates checked = 0``.
+    Gates skipped only for want of a baseline (``non_inferior`` on a first run) do not count: that run
+    produces the baseline. ``None`` when some gate was checked.
+    """
+    if any(g.status != "skipped" for g in gates):
+        return None
+    name = profile.name if profile is not None else None
+    if summaries and all(s.value is None for s in summaries.values()):
+        why: dict[str, int] = {}
+        for s in summaries.values():
+            for r, c in s.unscored_reasons.items():
+                why[r] = why.get(r, 0) + c
+        top = "; ".join(f"{r} ({c})" for r, c in sorted(why.items(), key=lambda kv: -kv[1])[:3])
+        n = max(s.n + s.n_unscored for s in summaries.values())
+        reason = (f"nothing was measured: every sample of every requested metric is unscored "
+                  f"({', '.join(summaries)}; {n} samples" + (f"; reasons: {top}" if top else "") + "), so no "
+                  "quality bar can be met; give the fields these metrics need (e.g. relevant_ids, retrieved_ids)"
+                  + (f" (profile {name})" if name else " (no profile)"))
+        return GateResult("scored metrics", ">=", 1.0, "point", "fail", reason, 0.0, n=n)
+    if profile is None:
+        return None
+    missing = [th.label for th in profile.thresholds if not any(m in summaries for m in th.metrics)]
+    if not missing:
+        return None  # skipped for want of a baseline only: the first run, which produces it
+    shown = ", ".join(missing[:6]) + (f" and {len(missing) - 6} more" if len(missing) > 6 else "")
+    reason = (f"no gate of profile {name} could be checked: its metrics ({shown}) were not evaluated in this "
+              f"run, which evaluated {', '.join(summaries) or 'nothing'}; evaluate the profile's metrics "
+              f"(leave out --metrics, or match its cutoff with --k), name a profile that gates these metrics, "
+              f"or use --profile none (profile=None) to report without gates")
+    return GateResult("gates checked", ">=", 1.0, "point", "fail", reason, 0.0)
 
 
 def overall_passed(gates: list[GateResult]) -> bool:

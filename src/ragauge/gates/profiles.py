@@ -11,12 +11,16 @@ import re
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from ..errors import ConfigError, UnknownMetricError
 
 OPS = (">=", "<=", ">", "<")
-MODES = ("point", "confident", "non_inferior")
+MODES = ("point", "confident", "non_inferior", "non_inferior_strict")
+#: Fewer scored samples than this make every gate carry a warning (the seeds' "fewer than 30 questions are
+#: not reliable"); a profile's ``min_samples`` changes it, ``small_sample = "fail"`` makes it a failure.
+MIN_SAMPLES = 30
+SMALL_SAMPLE_POLICIES = ("warn", "fail")
 
 @dataclass(frozen=True, slots=True)
 class Threshold:
@@ -51,10 +55,14 @@ class Profile:
     thresholds: tuple[Threshold, ...]
     #: default margin of this profile's non_inferior thresholds (``None``: the CLI's, else 0.02)
     margin: float | None = None
+    #: gates on fewer scored samples carry a warning (``small_sample = "fail"``: they fail)
+    min_samples: int = MIN_SAMPLES
+    small_sample: str = "warn"
 
     def to_dict(self) -> dict[str, Any]:
         out = {"name": self.name, "description": self.description, "k": self.k,
-               "thresholds": [t.to_dict() for t in self.thresholds]}
+               "thresholds": [t.to_dict() for t in self.thresholds],
+               "min_samples": self.min_samples, "small_sample": self.small_sample}
         if self.margin is not None:
             out["margin"] = self.margin
         return out
@@ -118,6 +126,26 @@ def _check_names(th: Threshold, *, where: str) -> None:
             raise ConfigError(f"{where}: {exc}") from None
 
 
+def unknown_profile_message(name: str, available: Iterable[str]) -> str:
+    """``unknown profile 'dashbord'; did you mean 'dashboard'? available: ...`` (close matches by difflib).
+
+    >>> unknown_profile_message("dashbord", ["dashboard", "strict"]).split(";")[1]
+    " did you mean 'dashboard'?"
+    >>> unknown_profile_message("xyz", ["dashboard"]).split(";")[1][:21]
+    ' available: dashboard'
+    """
+    import difflib
+
+    names = sorted(available)
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    if not close:  # "Dashboard", "STRICT": a case slip is a close match too
+        close = [n for n in names if n.lower() == str(name).lower()]
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return (f"unknown profile {name!r}{hint}; available: {', '.join(names)} (`ragauge profiles` lists them), or "
+            f"'none' (profile=None in Python) for no gates. Define your own under [profiles.{name}] in ragauge.toml or "
+            f"[tool.ragauge.profiles.{name}] in pyproject.toml")
+
+
 def resolve_profile(
     name: str,
     *,
@@ -132,10 +160,7 @@ def resolve_profile(
         table[n] = p
         origin[n] = source
     if name not in table:
-        raise ConfigError(
-            f"unknown profile {name!r}; available: {', '.join(sorted(table))}. "
-            f"Define your own under [profiles.{name}] in ragauge.toml or [tool.ragauge.profiles.{name}] in pyproject.toml"
-        )
+        raise ConfigError(unknown_profile_message(name, table))
     chain: list[str] = []
     cur: str | None = name
     while cur is not None:
@@ -147,15 +172,27 @@ def resolve_profile(
         cur = table[cur].get("extends")
     merged: dict[str, Threshold] = {}
     description, prof_k, prof_margin = "", None, None
+    min_samples, small_sample = MIN_SAMPLES, "warn"
     for pname in reversed(chain):
         spec = table[pname]
         where = f"{origin[pname]}, profile {pname!r}"
-        unknown = set(spec) - {"description", "extends", "k", "thresholds", "mode", "margin"}
+        unknown = set(spec) - {"description", "extends", "k", "thresholds", "mode", "margin", "min_samples",
+                               "small_sample"}
         if unknown:
             raise ConfigError(f"{where}: unknown keys {sorted(unknown)}; "
-                              "allowed: description, extends, k, margin, mode, thresholds")
+                              "allowed: description, extends, k, margin, min_samples, mode, small_sample, thresholds")
         if "margin" in spec:
             prof_margin = check_margin(spec["margin"], where=where)
+        if "min_samples" in spec:
+            raw_min = spec["min_samples"]
+            if isinstance(raw_min, bool) or not isinstance(raw_min, int) or raw_min < 0:
+                raise ConfigError(f"{where}: min_samples must be an integer >= 0 (0 turns the small-sample "
+                                  f"warning off), got {raw_min!r}")
+            min_samples = raw_min
+        if "small_sample" in spec:
+            if spec["small_sample"] not in SMALL_SAMPLE_POLICIES:
+                raise ConfigError(f"{where}: small_sample must be \"warn\" or \"fail\", got {spec['small_sample']!r}")
+            small_sample = spec["small_sample"]
         default_mode = spec.get("mode", "point")
         for key, raw in (spec.get("thresholds") or {}).items():
             th = parse_threshold(key, raw, where=where, default_mode=default_mode)
@@ -170,4 +207,4 @@ def resolve_profile(
     for th in merged.values():
         metrics = tuple(m.replace("@k", f"@{kk}") for m in th.metrics)
         resolved.append(Threshold(metrics, th.op, th.value, th.mode, th.margin))
-    return Profile(name, description, kk, tuple(resolved), prof_margin)
+    return Profile(name, description, kk, tuple(resolved), prof_margin, min_samples, small_sample)

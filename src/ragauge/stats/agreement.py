@@ -24,9 +24,16 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
-from scipy import stats as _st
 
 from .intervals import Interval
+
+
+def _scipy_stats():
+    """``scipy.stats``, imported on first use (it takes seconds; most runs never need it)."""
+    from scipy import stats
+
+    return stats
+
 
 __all__ = [
     "CorrelationResult",
@@ -90,7 +97,7 @@ def _rowwise_kendall_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def _spearman_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return _rowwise_pearson(_st.rankdata(x, axis=-1), _st.rankdata(y, axis=-1))
+    return _rowwise_pearson(_scipy_stats().rankdata(x, axis=-1), _scipy_stats().rankdata(y, axis=-1))
 
 
 _CORR = {"spearman": _spearman_rows, "pearson": _rowwise_pearson, "kendall": _rowwise_kendall_b}
@@ -118,7 +125,7 @@ def correlations(
     rng = _rng(seed)
     idx = rng.integers(0, n, size=(n_resamples, n)) if n >= 3 else None
     out = {}
-    scipy_fn = {"spearman": _st.spearmanr, "pearson": _st.pearsonr, "kendall": _st.kendalltau}
+    scipy_fn = {"spearman": _scipy_stats().spearmanr, "pearson": _scipy_stats().pearsonr, "kendall": _scipy_stats().kendalltau}
     for m in methods:
         if m not in _CORR:
             raise ValueError(f"unknown correlation {m!r}; use spearman, pearson or kendall")
@@ -260,7 +267,7 @@ def rater_ceiling(ratings: Any, *, method: str = "spearman") -> float | None:
     m = np.asarray([[np.nan if v is None else v for v in row] for row in ratings], dtype=np.float64)
     if m.shape[0] < 2:
         return None
-    fn = {"spearman": _st.spearmanr, "pearson": _st.pearsonr, "kendall": _st.kendalltau}[method]
+    fn = {"spearman": _scipy_stats().spearmanr, "pearson": _scipy_stats().pearsonr, "kendall": _scipy_stats().kendalltau}[method]
     vals = []
     for r in range(m.shape[0]):
         others = np.delete(m, r, axis=0)
@@ -343,7 +350,7 @@ class PPIResult:
 
 
 def _normal_ci(mean: float, var: float, level: float, n: int, method: str) -> Interval:
-    z = float(_st.norm.ppf((1 + level) / 2))
+    z = float(_scipy_stats().norm.ppf((1 + level) / 2))
     half = z * math.sqrt(max(var, 0.0))
     return Interval(mean - half, mean + half, level, method, n)
 

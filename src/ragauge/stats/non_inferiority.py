@@ -11,11 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats as _st
 
 from .paired_tests import _agg, _bootstrap_differences, _rng
 
-__all__ = ["NonInferiorityResult", "non_inferiority"]
+__all__ = ["NonInferiorityResult", "identical_runs_min_n", "non_inferiority"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +76,8 @@ def non_inferiority(
             lower, p = _zero_spread_bound(improvement, n, alpha, margin, _in_unit_range(base, new))
             method = "zero spread: rule-of-three bound"
         else:
+            from scipy import stats as _st  # lazily: seconds to import, needed only here
+
             se = sd / math.sqrt(n)
             lower = improvement - float(_st.t.ppf(1 - alpha, n - 1)) * se
             p = float(_st.t.sf((improvement + margin) / se, n - 1))
@@ -94,6 +95,21 @@ def non_inferiority(
               f"-margin {-margin:+.4g} (p = {p:.3g}): new is {word}"
               + (f" than base by more than {margin:g}" if ok else f" of base (margin {margin:g})"))
     return NonInferiorityResult(margin, alpha, n, improvement, lower, p, method, ok, reason)
+
+
+def identical_runs_min_n(margin: float, alpha: float = 0.05) -> int | None:
+    """The fewest pairs on which two identical runs (scores in [0, 1]) are shown non-inferior: the
+    rule-of-three share ``1 - alpha^(1/n)`` must be below ``margin``, i.e. ``n > ln(alpha) / ln(1 - margin)``.
+    ``None`` when no n suffices (margin 0).
+
+    >>> identical_runs_min_n(0.02), identical_runs_min_n(0.05), identical_runs_min_n(0.1)
+    (149, 59, 29)
+    """
+    if margin <= 0:
+        return None
+    if margin >= 1:
+        return 2
+    return max(2, math.floor(math.log(alpha) / math.log1p(-margin)) + 1)
 
 
 def _in_unit_range(*arrays: np.ndarray) -> bool:

@@ -6,10 +6,11 @@ Methods (defaults in brackets; formulas in ``docs/statistics.md``):
   in either run are dropped and counted (``PairedResult.dropped``).
 - **Difference** ``new - base`` of the aggregate: the mean, or for ``pNN`` metrics (latency_p95) the
   percentile (linear interpolation) of each run.
-- **CI**: paired bootstrap (resample question indices, both runs together) [2000 resamples, seeded].
-  BCa (Efron 1987) for means, with bias correction ``z0`` and jackknife acceleration ``a``; it falls back to
-  the percentile interval when ``z0`` is not finite (every resample on one side). Percentile aggregates
-  always use the percentile interval (the jackknife is unreliable for quantiles).
+- **CI**: for means, the sign-flip permutation test below inverted (:func:`permutation_ci`: the shifts it
+  does not reject), so the CI excludes 0 exactly when that test's p <= 1 - level; for percentile
+  aggregates the percentile interval of a paired bootstrap (resample question indices, both runs together)
+  [2000 resamples, seeded], from which the p-value comes too. (:func:`paired_bootstrap_ci`, BCa for means,
+  remains available.)
 - **p-value (primary)** for means: paired sign-flip permutation test of ``|sum(d)|``, two-sided (zeros
   contribute nothing); exact over all ``2^m`` flips when the ``m`` non-zero differences are <= 20, else
   Monte Carlo [10000 flips, seeded] with ``p = (1 + #{>= obs}) / (1 + B)``. Primary because it tests
@@ -23,7 +24,9 @@ Methods (defaults in brackets; formulas in ``docs/statistics.md``):
 - **Holm** step-down correction across the metrics of one comparison (:func:`holm`).
 - **Verdict**: ``better`` / ``worse`` when the Holm-adjusted p <= alpha (direction from the sign of the
   difference and ``higher_is_better``), else ``no detectable difference``; ``too few pairs`` when n < 2.
-- :func:`non_inferiority`: one-sided paired t-test of ``H0: improvement <= -margin``.
+- :func:`non_inferiority`: one-sided paired t-test of ``H0: improvement <= -margin`` (strict; gate mode
+  ``non_inferior_strict``); :func:`ragauge.stats.regression.regression_test` its mirror, ``H0: improvement
+  >= -margin`` (gate mode ``non_inferior``, the default comparison with a baseline).
 
 Where it lives: pairing by id in :mod:`.pairing`; the bootstrap, permutation, Wilcoxon and Holm kernels in
 :mod:`.paired_tests`; one metric (:func:`compare_paired`, :func:`compare_scores`) here; two results files
@@ -34,10 +37,10 @@ Where it lives: pairing by id in :mod:`.pairing`; the bootstrap, permutation, Wi
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from statistics import NormalDist
 from typing import Any, Mapping
 
 import numpy as np
-from scipy import stats as _st
 
 from ..errors import InputError
 from .intervals import Interval
@@ -50,7 +53,9 @@ from .paired_tests import (
     bootstrap_p_value,
     holm,
     paired_bootstrap_ci,
+    permutation_ci,
     permutation_test,
+    permutation_test_and_ci,
     wilcoxon_test,
 )
 from .pairing import Pairing, pair_by_id
@@ -69,6 +74,7 @@ __all__ = [
     "non_inferiority",
     "pair_by_id",
     "paired_bootstrap_ci",
+    "permutation_ci",
     "bootstrap_p_value",
     "permutation_test",
     "run_scores",
@@ -159,8 +165,9 @@ def compare_paired(
     sd = float(np.std(d, ddof=1))
     dz = float(d.mean() / sd) if sd > 0 else None
     if percentile is None:
-        ci = paired_bootstrap_ci(base, new, level=level, n_resamples=n_resamples, seed=rng)
-        p, p_method = permutation_test(base, new, n_permutations=n_permutations, seed=rng)
+        # One test gives both: the p-value of the sign-flip permutation test and, by inverting it, the CI
+        # (the shifts it does not reject), so the interval excludes 0 exactly when p <= 1 - level.
+        p, p_method, ci = permutation_test_and_ci(base, new, level=level, n_permutations=n_permutations, seed=rng)
         p_w = wilcoxon_test(base, new)
         mde = mde_paired(sd, n, alpha=alpha, power=power)
     else:
@@ -172,7 +179,8 @@ def compare_paired(
         p, p_method = bootstrap_p_value(boot), f"paired bootstrap of the percentile ({n_resamples} resamples)"
         p_w = None
         se = float(np.std(boot, ddof=1))
-        mde = (_st.norm.ppf(1 - alpha / 2) + _st.norm.ppf(power)) * se if se > 0 else None
+        z = NormalDist()
+        mde = (z.inv_cdf(1 - alpha / 2) + z.inv_cdf(power)) * se if se > 0 else None
     result = PairedResult(base_value=bv, new_value=nv, difference=diff, ci=ci, p_value=p, p_method=p_method,
                           p_wilcoxon=p_w, p_adjusted=None, effect_size_dz=dz, sd_diff=sd, mde=mde,
                           verdict="", reason="", **common)
@@ -195,13 +203,36 @@ def _reason(metric, bv, nv, diff, ci, p, p_adj, alpha, verdict, mde, n, power, h
     ci_txt = f", {ci.level:.0%} CI {ci.low:+.4g} to {ci.high:+.4g}" if ci else ""
     p_txt = f"p = {p:.3g}" + (f", Holm-adjusted {p_adj:.3g}" if p_adj is not None else "")
     head = f"{metric}: {bv:.4g} -> {nv:.4g} ({diff:+.4g}{ci_txt}; {p_txt})"
+    note = _disagreement(ci, p, p_adj, alpha, verdict)
     if verdict == "better":
-        return f"{head}: better ({'higher' if hib else 'lower'} is better), significant at alpha {alpha:g}"
+        return f"{head}: better ({'higher' if hib else 'lower'} is better), significant at alpha {alpha:g}{note}"
     if verdict == "worse":
-        return f"{head}: worse ({'higher' if hib else 'lower'} is better), significant at alpha {alpha:g}"
+        return f"{head}: worse ({'higher' if hib else 'lower'} is better), significant at alpha {alpha:g}{note}"
     mde_txt = (f"at n = {n} only a true difference of about {mde:.3g} or more would be detected with "
                f"power {power:g}" if mde is not None else "the differences have no spread")
-    return f"{head}: no detectable difference; {mde_txt}"
+    return f"{head}: no detectable difference; {mde_txt}{note}"
+
+
+def _disagreement(ci: Interval | None, p: float | None, p_adj: float | None, alpha: float, verdict: str) -> str:
+    """Why the CI and the verdict point different ways, when they do ('' when they agree).
+
+    The CI comes from the same test as ``p`` (inverted), so they agree by construction; the verdict may
+    still differ because it uses the Holm-adjusted p, or because the CI's level is not ``1 - alpha``."""
+    if ci is None or p is None:
+        return ""
+    excludes_zero = ci.low > 0 or ci.high < 0
+    if excludes_zero == (verdict in ("better", "worse")):
+        return ""
+    why = []
+    if p_adj is not None and p_adj > p and (p <= alpha < p_adj):
+        why.append(f"the verdict uses the Holm-adjusted p ({p_adj:.3g}, corrected for the metrics compared "
+                   "together) while the CI is for this metric alone")
+    if abs(ci.level - (1 - alpha)) > 1e-9:
+        why.append(f"the CI level {ci.level:.0%} is not 1 - alpha = {1 - alpha:.0%}")
+    if not why:
+        why.append("the interval's ends and the p-value agree only up to their resampling precision")
+    return f" (the CI {'excludes' if excludes_zero else 'includes'} 0 although the verdict is {verdict}: " \
+           + "; ".join(why) + ")"
 
 
 def compare_scores(

@@ -7,19 +7,26 @@ formulas in ``docs/statistics.md``).
 
 from __future__ import annotations
 
+import math
+from statistics import NormalDist
 from typing import Sequence
 
 import numpy as np
-from scipy import stats as _st
 
 from .intervals import Interval
+
+# scipy is imported inside the functions that need it (Wilcoxon): importing scipy.stats costs seconds,
+# and a retrieval-only run never needs it. The normal quantiles of BCa come from the standard library.
+_NORM = NormalDist()
 
 __all__ = [
     "EXACT_MAX",
     "bootstrap_p_value",
     "holm",
     "paired_bootstrap_ci",
+    "permutation_ci",
     "permutation_test",
+    "permutation_test_and_ci",
     "wilcoxon_test",
 ]
 
@@ -92,7 +99,7 @@ def _bca_probs(boot: np.ndarray, theta: float, d: np.ndarray, probs: tuple[float
     below = (np.count_nonzero(boot < theta) + 0.5 * np.count_nonzero(boot == theta)) / boot.size
     if not 0 < below < 1:
         return None
-    z0 = _st.norm.ppf(below)
+    z0 = _NORM.inv_cdf(below)
     n = d.size
     jack = (d.sum() - d) / (n - 1)  # leave-one-out means
     dev = jack.mean() - jack
@@ -100,11 +107,11 @@ def _bca_probs(boot: np.ndarray, theta: float, d: np.ndarray, probs: tuple[float
     a = float(np.sum(dev**3)) / denom if denom > 0 else 0.0
     out = []
     for p in probs:
-        z = z0 + _st.norm.ppf(p)
+        z = z0 + _NORM.inv_cdf(p)
         q = 1 - a * z
         if q <= 0:
             return None
-        out.append(float(_st.norm.cdf(z0 + z / q)))
+        out.append(float(_NORM.cdf(z0 + z / q)))
     return tuple(out) if all(np.isfinite(out)) else None
 
 
@@ -152,6 +159,138 @@ def permutation_test(
     return (1 + count) / (1 + n_permutations), f"sign-flip permutation, Monte Carlo ({n_permutations} draws)"
 
 
+def permutation_ci(
+    base: np.ndarray,
+    new: np.ndarray,
+    *,
+    level: float = 0.95,
+    n_permutations: int = 10_000,
+    seed: int | np.random.Generator = 0,
+    exact_max: int = EXACT_MAX,
+    p_value: float | None = None,
+) -> Interval | None:
+    """CI of ``mean(new - base)`` from the same paired sign-flip test as :func:`permutation_test`, inverted.
+
+    The interval is every shift ``delta`` that the test of ``H0: the d_i are symmetric around delta``
+    (flipping the signs of ``d_i - delta``, statistic ``|sum(d - delta)|``) does not reject at
+    ``1 - level``. So it excludes 0 exactly when the test's p-value is at most ``1 - level``: the interval
+    and the verdict cannot disagree (Efron & Tibshirani 1993, ch. 15; Good 2005 on test inversion).
+
+    Exact over all ``2^n`` sign patterns when ``n <= exact_max``; else ``n_permutations`` seeded random
+    patterns, shared by every ``delta``. Each pattern's "as extreme" set is a closed interval around the
+    mean with ends in closed form (the roots of a quadratic), so the kept set is an interval too, read off
+    the sorted ends: no search. ``p_value``: the reported p-value of ``delta = 0`` (exact over the
+    non-zero differences when :func:`permutation_test` could enumerate them); when Monte Carlo noise or
+    rounding would put 0 on the other side of the interval than that p-value says, the nearer end is
+    moved to 0. ``None`` when ``n < 2`` or when no shift can be rejected at this level
+    (e.g. ``n <= 5`` at 95%: the smallest possible p-value, ``2 / 2^n``, is above 0.05).
+
+    >>> permutation_ci(np.zeros(9), np.array([1.0] * 4 + [0.0] * 5)).low <= 0   # p = 0.125: 0 is inside
+    True
+    """
+    base = np.asarray(base, dtype=np.float64)
+    new = np.asarray(new, dtype=np.float64)
+    d = new - base
+    n = int(d.size)
+    if n < 2:
+        return None
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+    exact = n <= exact_max
+    sd, s1 = _sign_sums(d, exact, n_permutations, _rng(seed))
+    return _inverted_ci(d, sd, s1, exact, level, p_value)
+
+
+def permutation_test_and_ci(
+    base: np.ndarray,
+    new: np.ndarray,
+    *,
+    level: float = 0.95,
+    n_permutations: int = 10_000,
+    seed: int | np.random.Generator = 0,
+    exact_max: int = EXACT_MAX,
+) -> tuple[float, str, Interval | None]:
+    """:func:`permutation_test` and :func:`permutation_ci` from one enumeration when ``n <= exact_max``
+    (the same p-value: flipping a zero difference changes no sum); otherwise the two in turn."""
+    base = np.asarray(base, dtype=np.float64)
+    new = np.asarray(new, dtype=np.float64)
+    d = new - base
+    n = int(d.size)
+    rng = _rng(seed)
+    if n < 2 or n > exact_max:
+        p, method = permutation_test(base, new, n_permutations=n_permutations, seed=rng, exact_max=exact_max)
+        ci = permutation_ci(base, new, level=level, n_permutations=n_permutations, seed=rng,
+                            exact_max=exact_max, p_value=p) if n >= 2 else None
+        return p, method, ci
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+    sd, s1 = _sign_sums(d, True, n_permutations, rng)
+    obs = abs(float(d.sum()))
+    tol = 1e-9 * float(np.abs(d).sum())  # as in permutation_test
+    p = 1.0 if obs == 0 and not np.any(d) else float(np.count_nonzero(np.abs(sd) >= obs - tol)) / sd.size
+    return p, "sign-flip permutation, exact", _inverted_ci(d, sd, s1, True, level, p)
+
+
+def _inverted_ci(d: np.ndarray, sd: np.ndarray, s1: np.ndarray, exact: bool, level: float,
+                 p_value: float | None) -> Interval | None:
+    n = int(d.size)
+    cut = 1 - level
+    total = float(d.sum())
+    mean = total / n
+    # Pattern b counts as "as extreme" at the shift delta when |sd_b - delta s1_b| >= |total - n delta|.
+    # Squared, that is ((n - s1) delta - (total - sd)) ((total + sd) - (n + s1) delta) >= 0: a downward
+    # parabola in delta, so the set is the closed interval between its roots (around the mean; the whole
+    # line for the all-plus and all-minus patterns). The test keeps delta while #{b: delta in [l_b, u_b]} is
+    # large enough; every interval holds the mean, so the kept set is [K-th smallest l, K-th largest u].
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r1 = np.where(s1 < n, (total - sd) / (n - s1), -np.inf)
+        r2 = np.where(s1 > -n, (total + sd) / (n + s1), np.inf)
+    lo_b, hi_b = np.minimum(r1, r2), np.maximum(r1, r2)
+    whole = np.abs(s1) == n
+    lo_b[whole], hi_b[whole] = -np.inf, np.inf
+    eps = 1e-9 * (float(np.abs(d).sum()) / n + abs(mean) + 1e-300)  # sums equal up to rounding count
+    size = sd.size
+    # p = count / size (exact) or (1 + count) / (1 + size) (Monte Carlo) must stay above 1 - level
+    need = (math.floor(cut * size) if exact else math.floor(cut * (1 + size) - 1)) + 1
+    if need > size:
+        return None
+    low = float(np.partition(lo_b, need - 1)[need - 1]) - eps
+    high = float(-np.partition(-hi_b, need - 1)[need - 1]) + eps
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return None  # no shift is rejected at this level: the data cannot bound the mean difference
+    spread = float(d.max() - d.min()) or max(abs(mean), 1.0)
+    low, high = (0.0 if abs(e) <= 1e-8 * spread else e for e in (low, high))  # rounding at a boundary of 0
+    if p_value is not None:  # rounding or Monte Carlo noise must not contradict the reported p-value at 0
+        if p_value > cut and not low <= 0 <= high:
+            low, high = min(low, 0.0), max(high, 0.0)
+        elif p_value <= cut and low <= 0 <= high:  # 0 is rejected: the kept end nearest to it is just past 0
+            tiny = float(np.nextafter(0.0, 1.0))
+            low, high = (tiny, high) if mean > 0 else (low, -tiny)
+    method = ("sign-flip permutation, exact (test inversion)" if exact
+              else f"sign-flip permutation, Monte Carlo ({sd.size} draws; test inversion)")
+    return Interval(float(low), float(high), level, method, n)
+
+
+def _sign_sums(d: np.ndarray, exact: bool, n_draws: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``(S @ d, S @ 1)`` over the sign patterns ``S`` (all ``2^n``, or ``n_draws`` random), in blocks."""
+    n = d.size
+    total = (1 << n) if exact else n_draws
+    block = max(1, _BLOCK_CELLS // n)
+    sd = np.empty(total, dtype=np.float64)
+    s1 = np.empty(total, dtype=np.float64)
+    bits = np.arange(n, dtype=np.int64)
+    for start in range(0, total, block):
+        stop = min(total, start + block)
+        if exact:
+            k = np.arange(start, stop, dtype=np.int64)
+            signs = 1.0 - 2.0 * ((k[:, None] >> bits) & 1)
+        else:
+            signs = np.where(rng.random((stop - start, n)) < 0.5, -1.0, 1.0)
+        sd[start:stop] = signs @ d
+        s1[start:stop] = signs.sum(axis=1)
+    return sd, s1
+
+
 def bootstrap_p_value(boot: np.ndarray) -> float:
     """Two-sided p-value of "difference = 0" from bootstrap differences: the smallest ``1 - level`` at
     which the percentile interval would exclude 0, ``min(1, 2 * min(#{<= 0} + 1, #{>= 0} + 1) / (B + 1))``."""
@@ -170,6 +309,8 @@ def wilcoxon_test(base: np.ndarray, new: np.ndarray) -> float | None:
     if not np.any(d != 0):
         return 1.0
     import warnings
+
+    from scipy import stats as _st
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # scipy warns about ties/zeros and switches method itself

@@ -29,7 +29,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from scipy import stats as _st
+
+def _scipy_stats():
+    """``scipy.stats``, imported on first use (it takes seconds; most runs never need it)."""
+    from scipy import stats
+
+    return stats
+
 
 __all__ = [
     "PlanResult",
@@ -77,7 +83,7 @@ def half_width(sd: float, n: int, *, level: float = 0.95) -> float:
     """t-based CI half-width of a mean: ``t_{(1+level)/2, n-1} * sd / sqrt(n)`` (``n >= 2``)."""
     if n < 2:
         return math.inf
-    return float(_st.t.ppf((1 + level) / 2, n - 1) * sd / math.sqrt(n))
+    return float(_scipy_stats().t.ppf((1 + level) / 2, n - 1) * sd / math.sqrt(n))
 
 
 def n_for_half_width(sd: float, half_width_target: float, *, level: float = 0.95) -> PlanResult:
@@ -89,7 +95,7 @@ def n_for_half_width(sd: float, half_width_target: float, *, level: float = 0.95
     _check_positive("sd", sd)
     _check_positive("half-width", half_width_target)
     _check_unit("level", level)
-    z = _st.norm.ppf((1 + level) / 2)
+    z = _scipy_stats().norm.ppf((1 + level) / 2)
     n = max(2, math.ceil((z * sd / half_width_target) ** 2))
     while half_width(sd, n, level=level) > half_width_target:
         n += 1
@@ -106,7 +112,7 @@ def n_for_half_width(sd: float, half_width_target: float, *, level: float = 0.95
 
 def wilson_half_width(p: float, n: int, *, level: float = 0.95) -> float:
     """Half-width of the Wilson score interval for an observed pass rate ``p`` over ``n`` samples."""
-    z = _st.norm.ppf((1 + level) / 2)
+    z = _scipy_stats().norm.ppf((1 + level) / 2)
     return float(z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)))
 
 
@@ -123,7 +129,7 @@ def n_for_proportion(p: float, half_width_target: float, *, level: float = 0.95,
         raise ValueError(f"pass rate must be in [0, 1], got {p}")
     _check_positive("half-width", half_width_target)
     _check_unit("level", level)
-    z = _st.norm.ppf((1 + level) / 2)
+    z = _scipy_stats().norm.ppf((1 + level) / 2)
     n_normal = max(1, math.ceil(z * z * p * (1 - p) / half_width_target**2))
     if method == "normal":
         n = n_normal
@@ -175,10 +181,10 @@ def power_paired(difference: float, sd_diff: float, n: int, *, alpha: float = 0.
         return 1.0 if difference != 0 else alpha
     df = n - 1
     nc = abs(difference) * math.sqrt(n) / sd_diff
-    crit = _st.t.ppf(1 - alpha / 2, df)
+    crit = _scipy_stats().t.ppf(1 - alpha / 2, df)
     if nc - crit > 38:  # beyond double precision of 1 - power; nct's series may return NaN here
         return 1.0
-    value = _st.nct.sf(crit, df, nc) + _st.nct.cdf(-crit, df, nc)
+    value = _scipy_stats().nct.sf(crit, df, nc) + _scipy_stats().nct.cdf(-crit, df, nc)
     return float(min(1.0, value)) if math.isfinite(value) else 1.0
 
 
@@ -193,7 +199,7 @@ def mde_paired(sd_diff: float, n: int, *, alpha: float = 0.05, power: float = 0.
     from scipy.optimize import brentq
 
     df = n - 1
-    upper = (_st.t.ppf(1 - alpha / 2, df) + _st.t.ppf(power, df)) * sd_diff / math.sqrt(n) * 1.5
+    upper = (_scipy_stats().t.ppf(1 - alpha / 2, df) + _scipy_stats().t.ppf(power, df)) * sd_diff / math.sqrt(n) * 1.5
     while power_paired(upper, sd_diff, n, alpha=alpha) < power:
         upper *= 2
     return float(brentq(lambda d: power_paired(d, sd_diff, n, alpha=alpha) - power, 0.0, upper, xtol=1e-10))
@@ -230,7 +236,7 @@ def n_for_difference(
     _check_positive("sd of differences", sd_diff)
     inputs["sd_diff"] = sd_diff
     d = abs(difference)
-    z = _st.norm.ppf(1 - alpha / 2) + _st.norm.ppf(power)
+    z = _scipy_stats().norm.ppf(1 - alpha / 2) + _scipy_stats().norm.ppf(power)
     n = max(2, math.ceil((z * sd_diff / d) ** 2))
     # The normal start is a lower bound for the t-test in practice; step up, then make sure n-1 fails.
     while power_paired(d, sd_diff, n, alpha=alpha) < power:

@@ -90,7 +90,6 @@ def check_quality(
       is not one already, so a regression fails even when the absolute bar still passes.
     """
     from ..gates.check import check_gates
-    from ..gates.profiles import Profile
 
     ctx = getattr(results, CONTEXT_ATTR, None) or {}
     user_profiles = user_profiles if user_profiles is not None else ctx.get("user_profiles")
@@ -101,8 +100,8 @@ def check_quality(
     modes = _modes(mode)
     prof = _profile(results, profile, user_profiles)
     thresholds = _select(prof, metrics)
-    if base_src is None and modes is not None and "non_inferior" in modes:
-        raise InputError("mode 'non_inferior' needs a baseline", field="baseline",
+    if base_src is None and modes is not None and any(m.startswith("non_inferior") for m in modes):
+        raise InputError(f"mode {next(m for m in modes if m.startswith('non_inferior'))!r} needs a baseline", field="baseline",
                          hint="pass baseline='ragauge-baseline.json' (or --ragauge-baseline FILE under pytest)")
     untouched = profile is None and metrics is None and modes is None and baseline is None
     if untouched and base_src is None:
@@ -117,13 +116,15 @@ def check_quality(
     if modes is None:
         sets = [thresholds]
         if base_run is not None:  # the regression guard
-            sets.append(tuple(replace(th, mode="non_inferior") for th in thresholds if th.mode != "non_inferior"))
+            sets.append(tuple(replace(th, mode="non_inferior") for th in thresholds
+                              if not th.mode.startswith("non_inferior")))
     else:
         sets = [tuple(replace(th, mode=m) for th in thresholds) for m in modes]
     gates: list[GateResult] = []
-    for ths in sets:
-        checked = Profile(prof.name, prof.description, prof.k, ths, prof.margin)
-        gates += check_gates(checked, results.summary, baseline=base_run, margin=margin)
+    for i, ths in enumerate(sets):
+        checked = replace(prof, thresholds=ths)  # keeps min_samples / small_sample and the rest
+        # "nothing was checked" is decided once, on the first set (the regression set repeats its metrics)
+        gates += check_gates(checked, results.summary, baseline=base_run, margin=margin, require_checked=(i == 0))
     return gates
 
 
