@@ -49,7 +49,7 @@ def test_unknown_name_lists_the_known_ones_and_the_command():
     with pytest.raises(UnknownMetricError) as err:
         parse_metric("ndgc@10")
     msg = str(err.value)
-    assert "'ndcg'" in msg and "ragauge metrics list" in msg and "hit_rate@k" in msg
+    assert "Did you mean 'ndcg@10'" in msg and "ragauge metrics list" in msg and "hit_rate@k" in msg
 
 
 def test_parse_metrics_dedups_and_keeps_order():

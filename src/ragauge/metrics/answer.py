@@ -1,10 +1,14 @@
 """Answer relevancy and answer correctness.
 
-- ``answer_relevancy``: how well the answer addresses the question, in [0, 1]. Offline: the
-  calibrated question-answer similarity (``judge.relevance``); an LLM judge may generate questions
-  from the answer instead. A refusal scores 0 and is flagged ``refusal`` in the artifact (an
-  evasive answer does not address the question; whether refusing was *right* is answer correctness'
-  business).
+- ``answer_relevancy``: does the answer give what was asked, in [0, 1]. Offline
+  (``judge.relevance_details``, :mod:`ragauge.judges.offline.intent`): the question's intent (price,
+  date, duration, count, yes/no, who, where, how, definition, list) and subject; whether the answer
+  states a value of that type about that subject; evasive, declining and rude answers; the
+  calibrated question-answer similarity; combined by a small fitted logistic model. The artifact
+  names the intent, whether a value was found per question part and a ``label`` (direct / partial /
+  off_topic / evasive / refusal). A judge without ``relevance_details`` gives ``judge.relevance``
+  only (an LLM judge may generate questions from the answer instead). A refusal scores 0 and is
+  labelled ``refusal`` (whether refusing was *right* is answer correctness' business).
 - ``answer_correctness`` against ``reference``: claim precision (answer claims supported by the
   reference: TP / (TP + FP)), claim recall (reference claims supported by the answer: 1 - FN share),
   their F1, blended with the semantic similarity: ``0.75 * F1 + 0.25 * similarity`` (Ragas' default
@@ -35,7 +39,7 @@ from .spec import MetricSpec
 FAMILY = "answer"
 
 DEFINITIONS = [
-    MetricDef("answer_relevancy", FAMILY, "How well the answer addresses the question (calibrated similarity; refusals score 0 and are flagged).",
+    MetricDef("answer_relevancy", FAMILY, "Does the answer give what was asked (intent, value of the asked type, subject, similarity; refusals score 0 and are flagged).",
               requires=("answer",), judge="any"),
     MetricDef("answer_correctness", FAMILY, "0.75 x claim F1 of the answer against the reference + 0.25 x semantic similarity.",
               requires=("answer", "reference"), judge="any"),
@@ -50,10 +54,18 @@ def _relevancy(samples: Sequence[Sample], langs, judge) -> ScoreColumn:
     todo = [i for i in range(n) if reasons[i] is None]
     refusals = judge.refusals([samples[i].answer for i in todo], [langs[i] for i in todo])
     asked = [i for i, r in zip(todo, refusals) if not r]
-    scores = judge.relevance([samples[i].question for i in asked], [samples[i].answer for i in asked])
     for i, r in zip(todo, refusals):
         if r:
-            values[i], arts[i] = 0.0, {"refusal": True}
+            values[i], arts[i] = 0.0, {"refusal": True}  # label "refusal" (kept as it was: a stable artifact)
+    details = getattr(judge, "relevance_details", None)
+    if details is not None:
+        # intent, value found and label per answer (module doc); the judge's refusals are settled above
+        got = details([samples[i].question for i in asked], [samples[i].answer for i in asked], [langs[i] for i in asked])
+        for i, d in zip(asked, got):
+            values[i] = float(d["score"])
+            arts[i] = {k: v for k, v in d.items() if k != "score"}
+        return ScoreColumn(values, reasons, arts, judge.provenance().to_dict())
+    scores = judge.relevance([samples[i].question for i in asked], [samples[i].answer for i in asked])
     for i, v in zip(asked, scores):
         failed = unscored_of(v)
         if failed:

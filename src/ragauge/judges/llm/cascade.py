@@ -183,6 +183,11 @@ class CascadeJudge:
     def relevance(self, questions: Sequence[str], answers: Sequence[str]) -> list[Any]:
         return self.offline.relevance(questions, answers)
 
+    def relevance_details(self, questions: Sequence[str], answers: Sequence[str],
+                          langs: Sequence[str | None] | None = None) -> list[dict]:
+        """Answer relevancy by what was asked: the offline judge's (the cascade escalates claims, not relevancy)."""
+        return self.offline.relevance_details(questions, answers, langs)
+
     def refusals(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[bool]:
         return self.offline.refusals(texts, langs)
 

@@ -50,7 +50,7 @@ UNIT_PATTERNS: list[tuple[str, str]] = [
                     r"(?:working|business|banking)\s+days?\b"),
     ("calendar_day", r"календарн[а-яё]*\s+(?:дн[а-яё]*|день)\b|к\.\s?д\.|calendar\s+days?\b"),
     ("percent", r"%|процент[а-яё]*\b|percent\b|per\s?cent\b|pct\b"),
-    ("rub", r"руб(?:л[а-яё]*)?\b\.?|р\b\.?|₽|r(?:o)?ub(?:les?)?\b\.?|RUR\b"),
+    ("rub", r"рубл[а-яё]*\b|руб\b\.?|р\b\.?|₽|r(?:o)?ubles?\b|rub\b\.?|RUR\b"),
     ("usd", r"US\$|\$|USD\b|долл(?:ар[а-яё]*)?\b\.?|dollars?\b"),
     ("eur", r"€|EUR\b|евро\b|euros?\b"),
     ("day", r"дн(?:я|ей|ям|ями|ях|ю|ём|ем)\b|день\b|сут(?:ки|ок|кам|ках|ками)\b|сут\b\.?|days?\b"),

@@ -19,7 +19,7 @@ class Special(NamedTuple):
     start: int
     end: int
     value: float
-    kind: str  # "date" | "ref" | "grade" | "clock"
+    kind: str  # "date" | "ref" | "grade" | "clock" | "number" (numeral compounds: "двухслойный")
     unit: str | None
     dimension: str | None
 
@@ -52,6 +52,51 @@ _DATE_EN2_RE = re.compile(r"(?<![\d.])(\d{1,2})(?:st|nd|rd|th)?\s+" + EN_MONTH_R
 _MONTH_YEAR_EN_RE = re.compile(r"\b" + EN_MONTH_RE + r"\s+(\d{4})\b")
 _YEAR_RE = re.compile(r"(?<![\d.,])((?:19|20)\d{2})\s*(?:г\.|гг\.|год(?:а|у)?\b)", re.IGNORECASE)
 _CLOCK_RE = re.compile(r"(?<![\d:.,])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
+# "2025-м", "2024-го", "в 2025-й": a year with a case ending, not an ordinal amount.
+_YEAR_ENDING_RE = re.compile(r"(?<![\d.,])((?:19|20)\d{2})-(?:м|го|й|му|ом)(?![а-яё\w])", re.IGNORECASE)
+# Identifiers that contain digits: form and tariff codes ("КС-2", "Т-13", "Ф-1"), compared by identity as a
+# "grade" (unit = the letters), never as amounts; versions ("версия 3.1", "v2.0") are references.
+_ID_RE = re.compile(r"(?<![\w\-])([А-ЯЁA-Z]{1,4})-(\d{1,4})(?![\w\-]|[.,]\d)")
+_VERSION_WORD_RE = re.compile(r"(?<![\w])(?:верси[яиюей]|version|ver\.|v\.?)\s*(\d+(?:\.\d+)*)(?![\w.]|\.\d)",
+                              re.IGNORECASE)
+# Clock times said in words: "в 9 утра", "в 9 часов вечера", "до шести вечера", "9 am", "6 p.m.".
+_HOUR_WORDS = {"час": 1, "одного": 1, "двух": 2, "два": 2, "трёх": 3, "трех": 3, "три": 3, "четырёх": 4, "четырех": 4,
+               "четыре": 4, "пяти": 5, "пять": 5, "шести": 6, "шесть": 6, "семи": 7, "семь": 7, "восьми": 8,
+               "восемь": 8, "девяти": 9, "девять": 9, "десяти": 10, "десять": 10, "одиннадцати": 11,
+               "одиннадцать": 11, "двенадцати": 12, "двенадцать": 12}
+_CLOCK_WORDS_RE = re.compile(
+    r"(?<![\w:.,])(\d{1,2}|" + "|".join(sorted(_HOUR_WORDS, key=len, reverse=True)) + r")(?:[:.]([0-5]\d))?"
+    r"(?:\s+час(?:а|ов)?)?\s+(утра|дня|вечера|ночи)\b"
+    r"|(?<![\w.,])(\d{1,2})(?::([0-5]\d))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
+_PART_OF_DAY = {"утра": "am", "ночи": "am", "дня": "pm", "вечера": "pm"}
+# Numeral compounds: "двухслойная" = "в два слоя", "трёхкомнатная", "пятилетний" (known roots only:
+# "семинар" is no number).
+_COMPOUND_NUMERALS = {"одно": 1, "двух": 2, "дву": 2, "трёх": 3, "трех": 3, "четырёх": 4, "четырех": 4, "пяти": 5,
+                      "шести": 6, "семи": 7, "восьми": 8, "девяти": 9, "десяти": 10}
+_COMPOUND_RE = re.compile(
+    r"(?<![\w-])(" + "|".join(sorted(_COMPOUND_NUMERALS, key=len, reverse=True)) + r")-?"
+    r"(?=(?:слойн|этажн|комнатн|летн|месячн|недельн|дневн|часов|разов|сменн|кратн|местн|уровнев|ступенчат|"
+    r"компонентн|камерн|контурн|трубн|фазн|сторонн|ярусн|секционн|рядн|тонн|кратн|ходов|полосн|скатн)[а-яё]*\b)"
+    r"[а-яё]+", re.IGNORECASE)
+
+
+def _clock_value(m: re.Match[str]) -> float | None:
+    """Minutes after midnight of a clock time said in words; None when the hour cannot be that part of day."""
+    if m.group(1) is not None:
+        word, minutes, part = m.group(1).lower(), m.group(2), _PART_OF_DAY[m.group(3).lower()]
+        hour = int(word) if word.isdigit() else _HOUR_WORDS[word]
+        night = m.group(3).lower() == "ночи"
+        if m.group(3).lower() in ("дня", "ночи") and minutes is None and "час" not in m.group().lower():
+            return None  # "за 2 дня", "на 3 ночи" are durations; "в 2 часа дня", "в 14.30 дня" are times
+    else:
+        hour, minutes, part, night = int(m.group(4)), m.group(5), m.group(6).lower() + "m", False
+    if not 1 <= hour <= 12:
+        return None
+    if part == "pm" and hour < 12:
+        hour += 12
+    elif hour == 12 and (night or part == "am"):
+        hour = 0
+    return float(hour * 60 + int(minutes or 0))
 
 
 def find_specials(text: str, lang: str) -> list[Special]:
@@ -92,12 +137,26 @@ def find_specials(text: str, lang: str) -> list[Special]:
             add(m, date(m.group(2), EN_MONTHS[m.group(1)[:3].lower()], None), "date", "date", "date")
     for m in _YEAR_RE.finditer(text):
         add(m, date(m.group(1), 0, None), "date", "date", "date")
+    if "-" in text:
+        for m in _YEAR_ENDING_RE.finditer(text):
+            add(m, date(m.group(1), 0, None), "date", "date", "date")
+    for m in _CLOCK_WORDS_RE.finditer(text):
+        value = _clock_value(m)
+        if value is not None:
+            add(m, value, "clock", None, "clock")
+    for m in _COMPOUND_RE.finditer(text):
+        add(m, float(_COMPOUND_NUMERALS[m.group(1).lower()]), "number", None, None)
     if any(word in text for word in _STANDARD_WORDS):
         for m in _STANDARD_RE.finditer(text):
             add(m, float(re.match(r"\d+", m.group(1) or m.group(2) or m.group(3)).group()), "ref", None, "ref")
     if "(" in text or "-" in text:
         for m in _PHONE_RE.finditer(text):
             add(m, float(re.search(r"\d+", m.group()).group()), "ref", None, "ref")
+    if "-" in text:
+        for m in _ID_RE.finditer(text):
+            out.append(Special(m.start(), m.end(), float(m.group(2)), "grade", m.group(1).upper(), "grade"))
+    for m in _VERSION_WORD_RE.finditer(text):
+        add(m, float(m.group(1).partition(".")[0]), "ref", None, "ref")
     for m in _REF_RE.finditer(text):
         head, _, tail = m.group(1).replace("/", ".").partition(".")
         add(m, float(head + "." + tail.replace(".", "")) if tail else float(head), "ref", None, "ref")

@@ -42,6 +42,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ragauge.judges.offline.entities import entity_found, extract_entities
+from ragauge.judges.offline.contrasts import contrast_swap, shared_term_words
 from ragauge.judges.offline.features import align, word_lemmas
 from ragauge.judges.offline.lemmas import analyze, content_lemmas, negation_mismatch, negations, scope_mismatch
 from ragauge.judges.offline.numbers import compare_quantities
@@ -89,7 +90,9 @@ def coverage(claim: str, known_texts: Sequence[str], lang: str | None = None) ->
         return 1.0, ()
     known = {lemma for text in known_texts for lemma in content_lemmas(text, numbers=False)}
     aligned = align([lemma for _, lemma in words], known)
-    missing = tuple(surface for (surface, _), lemma in zip(words, aligned) if lemma not in known)
+    same_term = shared_term_words(claim, known_texts)  # "ежемесячная" against "каждый месяц"
+    missing = tuple(surface for (surface, _), lemma in zip(words, aligned)
+                    if lemma not in known and surface.lower() not in same_term)
     return 1.0 - len(missing) / len(words), missing
 
 
@@ -175,6 +178,8 @@ def _decide(v: ClaimVerdict, other: str, question: str | None, lang: str | None)
                        reason=_negation_reason(v.claim, window))
     scope_ok = scope_mismatch(v.claim, "\n".join([other, *given])) == 0
     ents_missing, swap = _entities(v.claim, other, given, lang)
+    if swap is None and (rival := contrast_swap(v.claim, other, given)) is not None:
+        swap = f"'{rival[0]}' not in the other text; it says '{rival[1]}'"
     if swap is not None:
         return replace(v, label=CONTRADICTED, probability=min(v.probability, 0.25), reason=swap)
     same_polarity = not _negated(v.claim) or _negated(other)  # (the other direction is the other side's claim)

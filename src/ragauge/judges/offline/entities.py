@@ -284,6 +284,10 @@ def _date_found(norm: str, evidence_dates: list[str]) -> bool:
     return False
 
 
+def _bare_year(year: str, text: str) -> bool:
+    return re.search(rf"(?<![\d.,]){year}(?!\d|[.,]\d)", text) is not None
+
+
 @lru_cache(maxsize=4096)
 def _index(text: str, lang: str | None, ner: bool) -> tuple[list[str], set[str], set[str]]:
     """(dates, other normal forms, non-stop lemmas) of ``text``, cached: contexts repeat per claim."""
@@ -296,7 +300,8 @@ def entity_found(kind: str, norm: str, text: str, *, lang: str | None = None, ne
     """Whether an entity (``kind``, ``norm``) appears in ``text`` (rules: :func:`entity_mismatch`)."""
     dates, norms, words = _index(text, lang, ner)
     if kind == "DATE":
-        return _date_found(norm, dates)
+        # a year alone ("в 2024 году") is also found as a bare year ("Финансовые результаты 2024:")
+        return _date_found(norm, dates) or (len(norm) == 4 and norm.isdigit() and _bare_year(norm, text))
     if kind == "STD":
         return norm in norms
     return _name_found(norm, norms, words)

@@ -31,6 +31,7 @@ Missing evidence (no contexts) gives zeros for every evidence feature and ``has_
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 from collections.abc import Collection, Mapping, Sequence
 
@@ -99,9 +100,27 @@ def word_lemmas(text: str, lang: str | None = None) -> list[str]:
     """
     spans = [(q.start, q.end) for q in extract_quantities(text, lang)]
     skip = _NUMERAL_WORDS | (_UNIT_WORDS if spans else frozenset())
+    spans += citation_spans(text)
     return [t.lemma for t in analyze(text)
             if not t.is_stop and not t.is_number and t.pos not in _VERB_POS and t.lemma not in skip
             and not any(a <= t.start < b for a, b in spans)]
+
+
+# A source cited by its date: "(прайс-лист от 01.03.2026)", "по прайсу от 1 марта 2026 г.", "according to the
+# price list of 01.03.2026". The date is checked as a number; the name of the document is where the answer
+# says it read the fact, not a fact of its own, so its words are never "not in context".
+_CITATION_RE = re.compile(
+    r"(?<![\w-])(?:(?:по|согласно|в|из|см\.)\s+)?(?:прайс[\w-]*|договор[а-яё]*|приказ[а-яё]*|регламент[а-яё]*|"
+    r"смет[а-яё]*|редакци[а-яё]*|ред\.|документ[а-яё]*|(?:(?:according\s+to|per|in)\s+)?(?:the\s+)?"
+    r"(?:price\s*list|contract|document|revision))\s+(?:№\s*\S+\s+)?(?:от|of|dated)\s+(?=\d)",
+    re.IGNORECASE)
+
+
+def citation_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the document words of citations by date ("прайс-лист от 01.03.2026" -> "прайс-лист от ")."""
+    if "от" not in text and "of" not in text and "dated" not in text:
+        return []
+    return [m.span() for m in _CITATION_RE.finditer(text)]
 
 
 # "одна розетка" is "розетка ... за шт."; "400 кг на квадратный метр" is "400 кг/м²": with a quantity in the

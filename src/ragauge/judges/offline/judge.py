@@ -28,6 +28,13 @@ def _relevancy_calibration() -> dict[str, float]:
 
 
 @lru_cache(maxsize=1)
+def _intent_weights() -> dict:
+    """The relevancy combiner's weights (``scripts/calibrate_relevancy.py --intent``; ``intent.combine``)."""
+    text = resources.files(__package__).joinpath("relevancy_intent_calibration.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+@lru_cache(maxsize=1)
 def _measured_accuracy() -> dict:
     """The verifier's measured accuracy per task type (from benchmarks/judge_accuracy.py), shown in reports
     so users know when to switch to an LLM judge."""
@@ -119,13 +126,59 @@ class OfflineJudge:
         return np.clip((u * v).sum(axis=1), 0.0, 1.0)
 
     def relevance(self, questions: Sequence[str], answers: Sequence[str]) -> list[float]:
-        """Calibrated P(the answer addresses the question) from the question-answer cosine.
+        """Calibrated P(the text addresses the question) from the question-text cosine alone.
 
-        ``sigmoid(a * cos + b)`` with ``a, b`` fitted by ``scripts/calibrate_relevancy.py``.
+        ``sigmoid(a * cos + b)`` with ``a, b`` fitted by ``scripts/calibrate_relevancy.py``. The guard grades
+        retrieved chunks with it; the ``answer_relevancy`` metric uses :meth:`relevance_details` (does the
+        answer give what was asked), which takes this cosine logit as one of its features.
         """
         cal = _relevancy_calibration()
         cos = self.similarity(questions, answers)
         return [float(x) for x in 1.0 / (1.0 + np.exp(-(cal["a"] * cos + cal["b"])))]
+
+    def relevance_inputs(self, questions: Sequence[str], answers: Sequence[str],
+                         langs: Sequence[str | None] | None = None) -> list[tuple[Any, float, float]]:
+        """Per pair: ``(intent.relevance_features(q, a), cos_logit, rude)``.
+
+        ``cos_logit = a * cos + b``: the USE question-answer cosine's own calibration
+        (``relevancy_calibration.json``); ``rude``: the toxicity probability, looked at only when the
+        answer misses a value of the asked type (an insult instead of an answer), else 0."""
+        from .intent import relevance_features
+
+        langs = list(langs) if langs is not None else [None] * len(questions)
+        cal = _relevancy_calibration()
+        cos = self.similarity(questions, answers)
+        feats = [relevance_features(q, a, lg) for q, a, lg in zip(questions, answers, langs)]
+        rude = [0.0] * len(feats)
+        need = [i for i, f in enumerate(feats) if f.value_share < 1.0]
+        if need:
+            for i, t in zip(need, self.toxicity([answers[i] for i in need], [langs[i] for i in need])):
+                rude[i] = float(t.probability or 0.0)
+        return [(f, float(cal["a"] * c + cal["b"]), r) for f, c, r in zip(feats, cos, rude)]
+
+    def relevance_details(self, questions: Sequence[str], answers: Sequence[str],
+                          langs: Sequence[str | None] | None = None) -> list[dict]:
+        """Answer relevancy with its reasons: per pair ``{"score", "label", "intent", "value_found",
+        "subject_overlap", "similarity_logit", "evasive", "declines", "rude"}``.
+
+        ``score = intent.combine(...)``: a logistic model over the intent features and the cosine logit,
+        weights from ``relevancy_intent_calibration.json``; ``label`` is ``intent.label_of``. Not part of
+        the :class:`~ragauge.judges.base.Judge` door: a metric that finds no ``relevance_details`` calls
+        ``relevance``."""
+        from .intent import combine, label_of
+
+        weights = _intent_weights()
+        out = []
+        for f, logit, rude in self.relevance_inputs(questions, answers, langs):
+            score = combine(f, cos_logit=logit, rude=rude, weights=weights)
+            out.append({
+                "score": score,
+                "label": label_of(f, score, rude=rude, threshold=float(weights.get("threshold", 0.5))),
+                "intent": list(f.intent.kinds), "value_found": list(f.parts_given),
+                "subject_overlap": round(f.overlap, 3), "similarity_logit": round(logit, 3),
+                "evasive": f.evasive, "declines": f.declines, "rude": round(rude, 3),
+            })
+        return out
 
     def toxicity(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[Any]:
         from .toxicity import get_toxicity_scorer

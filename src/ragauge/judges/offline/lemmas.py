@@ -484,6 +484,9 @@ _SCOPE_PHRASES: tuple[tuple[str, str], ...] = (
     ("q:all", "every"),
     ("q:all", "each"),
     ("q:any", "any"),
+    # "каждый месяц" is a frequency ("ежемесячно"), not the quantifier "every": no tag
+    *(("", f"{q} {unit}") for q in ("каждый", "every", "each")
+      for unit in ("день", "неделя", "месяц", "квартал", "год", "час", "day", "week", "month", "quarter", "year", "hour")),
 )
 _PARTIES = frozenset({"party:customer", "party:contractor", "party:subcontractor", "party:supplier"})
 
@@ -510,7 +513,8 @@ def scope_terms(text: str, lang: str | None = None) -> frozenset[str]:
         for size in range(min(_SCOPE_MAX, len(lemmas) - i), 0, -1):
             tag = _SCOPE_INDEX.get(tuple(lemmas[i : i + size]))
             if tag is not None:
-                tags.add(tag)
+                if tag:
+                    tags.add(tag)
                 i += size
                 break
         else:

@@ -11,13 +11,14 @@ Each claim quantity (references such as "п. 4.2" excluded) is paired with its b
                   ("3 года" = "36 месяцев"); an approximate claim ("около 53") may round its counterpart;
                   a single value inside an evidence range matches it ("50 мм" in "40-60 мм").
   * mismatched  - a counterpart in the same role with another value, sign, working/calendar qualifier,
-                  unit, rate or opposite bound. Same role = comparable (same dimension, or a bare number)
-                  *and* near the same words: at least ``SAME_ROLE_MIN`` of the claim's words around the
-                  number are also around the counterpart (any share when the claim has no such words).
+                  unit, rate, opposite bound or percentage base ("10% от оклада" vs "10% от суммы").
+                  Same role = comparable (same dimension, or a bare number) *and* near the same words:
+                  at least ``SAME_ROLE_MIN`` of the claim's words around the number are also around the counterpart (any share when the claim has no such words).
                   "3 рабочих дня после аванса" (start of works) vs "аванс в течение 5 банковских дней"
                   (payment term) share one word of six: not the same role.
   * missing     - nothing comparable in the evidence, or only counterparts in another role (the
                   reason then says "not in context", never "context says ...").
+A bare whole number 1900..2100 compared with a date is a year ("Финансовые результаты 2024:" = "в 2024 году").
 Status: "no_numbers" if the claim has none, else "contradicted" if any is mismatched, else "unsupported"
 if any is missing, else "consistent". Reasons are in English and quote the surface forms.
 """
@@ -37,7 +38,8 @@ from .quantities import Quantity, extract_quantities
 __all__ = ["FEATURE_NAMES", "SAME_ROLE_MIN", "NumberCheck", "QuantityMatch", "compare_quantities", "quantity_features"]
 
 MATCH_RELATIONS = ("equal", "converted", "within_range", "rounded")
-MISMATCH_RELATIONS = ("sign", "qualifier", "unit", "bound", "magnitude", "rounding", "value", "range", "date", "grade")
+MISMATCH_RELATIONS = ("sign", "qualifier", "unit", "bound", "magnitude", "rounding", "value", "range", "date", "grade",
+                      "base")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +82,10 @@ _STOP = frozenset(
     "составляет составит составляют срок the and for with that this are was were from have has will not of "
     "in on to is be by at as an or "
     # time prepositions: "после", "в течение", "не позднее" surround terms of any role
-    "после течение через позднее ранее after within before than until".split()
+    "после течение через позднее ранее after within before than until "
+    # the verb of a figure and the word of a year surround numbers of every role ("выручка в 2024 году составила")
+    "составил составила составило составили составлял составляла составляло составляли составит составят "
+    "году годах годы".split()
 )
 SAME_ROLE_MIN = 0.3  # share of the claim's words near a number that a contradicting counterpart must share (1 of 4 is too few)
 _APPROX_TOLERANCE = 0.05  # "около 50 м" accepts 47.5 .. 52.5 m besides plain rounding
@@ -141,8 +146,18 @@ def _split(q: Quantity) -> tuple[str | None, str | None, str | None]:
     return head, per or None, qualifier
 
 
+def _as_year(q: Quantity, other: Quantity) -> Quantity:
+    """A bare whole number 1900..2100 read as a year when compared with a date ("Финансовые результаты
+    2024:" against "в 2024 году"); any other quantity unchanged."""
+    if (other.kind == "date" and q.kind == "number" and q.unit is None and q.high is None and not q.approx
+            and 1900 <= q.value <= 2100 and q.value == int(q.value)):
+        return Quantity(q.value * 10000, q.raw, q.start, q.end, "date", "date", kind="date")
+    return q
+
+
 def _relate(c: Quantity, e: Quantity, overlap: float) -> tuple[str, tuple[str, ...]] | None:
     """How evidence quantity ``e`` bears on claim quantity ``c``; None if not comparable."""
+    c, e = _as_year(c, e), _as_year(e, c)
     if c.kind in ("date", "grade", "clock", "ordinal") or e.kind in ("date", "grade", "clock", "ordinal"):
         if c.kind != e.kind or (c.kind == "grade" and c.unit != e.unit):
             return None
@@ -214,6 +229,20 @@ _MATCH_RANK = {name: i for i, name in enumerate(reversed(MATCH_RELATIONS))}
 _MISMATCH_RANK = {name: i for i, name in enumerate(reversed(MISMATCH_RELATIONS))}
 
 
+_BASE_RE = re.compile(r"\s*(?:от|of(?:\s+(?:the|all|its|their))?)\s+([^\W\d_]+)(?:['’]s)?(?:\s+([^\W\d_]+)(?:['’]s)?)?"
+                      r"(?:\s+([^\W\d_]+))?", re.IGNORECASE)
+
+
+def _base_stems(q: Quantity, text: str) -> frozenset[str]:
+    """Stems of the base of a percentage (up to three words): "10% от оклада" -> {"окла"}, "5% от цены договора"
+    -> {"цен", "догов"}, "13% of the nation's college students" -> {"nati", "colle", "stude"}."""
+    m = _BASE_RE.match(text, q.end) if q.unit == "percent" else None
+    if m is None:
+        return frozenset()
+    words = [w.lower() for w in m.groups() if w and w.lower() not in _STOP]
+    return frozenset(w[:-2] if len(w) > 5 else w[:-1] if len(w) > 3 else w for w in words)
+
+
 def _reason(c: Quantity, e: Quantity | None, relation: str) -> str:
     if e is None:
         return f'number "{c.raw}" not in context'
@@ -229,6 +258,7 @@ def _reason(c: Quantity, e: Quantity | None, relation: str) -> str:
         "qualifier": f"{c.qualifier} vs {e.qualifier} days",
         "unit": f"unit differs ({c.unit} vs {e.unit})",
         "bound": f"{_BOUND_WORDS.get(c.bound or '', 'exact')} vs {_BOUND_WORDS.get(e.bound or '', 'exact')}",
+        "base": "percentage of another base",
     }[relation]
     return f'"{c.raw}" vs context "{e.raw}": {detail}'
 
@@ -317,10 +347,17 @@ def compare_quantities(claim: str, evidence: str | Sequence[str], *, lang: str |
             items.append(QuantityMatch(c, None, "missing", reason=_reason(c, None, "missing")))
             continue
         _, i, e, relation, notes, overlap = best
+        if relation in MATCH_RELATIONS and c.unit == "percent" == e.unit:
+            c_base, e_base = _base_stems(c, claim), _base_stems(e, texts[i])
+            if c_base and e_base and not c_base & e_base:
+                relation = "base"  # "10% от суммы сделки" vs "10% от оклада"
         scale = abs(e.base_value) if e.unit and c.unit else abs(e.value)
         diff = abs((c.base_value if c.unit and e.unit else c.value) - (e.base_value if c.unit and e.unit else e.value))
         rel_error = 0.0 if relation in MATCH_RELATIONS else min(1.0, diff / scale) if scale else 1.0
         reason = "" if relation in MATCH_RELATIONS else _reason(c, e, relation)
+        if relation == "base":
+            of_c, of_e = _BASE_RE.match(claim, c.end).group().strip(), _BASE_RE.match(texts[i], e.end).group().strip()
+            reason = f'"{c.raw} {of_c}" vs context "{e.raw} {of_e}": percentage of another base'
         items.append(QuantityMatch(c, e, relation, i, overlap, rel_error, notes, reason))
 
     matched = tuple((m.claim, m.evidence) for m in items if m.outcome == "matched")

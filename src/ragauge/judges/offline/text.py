@@ -8,7 +8,8 @@ Sentence splitting works in two steps:
 
 1. *Blocks.* A newline ends a sentence when a blank line follows, when the next line starts a list
    item (``-``, ``*``, ``•``, ``1.``, ``2)``, ``а)``), when the line before ends with ``. ! ? : ;``,
-   or when the line before is a list item and the next one starts with a capital or a digit.
+   or when the line before is a list item and the next one starts with a capital or a digit, or when both
+   lines are table rows (they hold a "|").
    Any other newline is a hard wrap inside a sentence (PDF extracts) and is not a boundary.
 2. *Sentences inside a block.* Russian (and any Cyrillic text) goes to ``razdel``, which knows
    "т.е.", "руб.", "п. 4.2", "И.И. Иванов". Other text goes to a regex splitter: a boundary is
@@ -124,7 +125,7 @@ def _blocks(text: str) -> list[tuple[int, int]]:
     blocks: list[tuple[int, int]] = []
     start = None
     prev_end_char = ""
-    prev_is_item = False
+    prev_is_item = prev_is_row = False
     prev_line_end = 0
     for line_start, line_end in lines:
         content = text[line_start:line_end]
@@ -139,6 +140,7 @@ def _blocks(text: str) -> list[tuple[int, int]]:
             prev_end_char in _LINE_END_PUNCT
             or is_item
             or (prev_is_item and (stripped[0].isupper() or stripped[0].isdigit()))
+            or (prev_is_row and "|" in stripped)  # table rows: "Кирпич М150 | шт. | 52,70"
         )
         if boundary:
             blocks.append((start, prev_line_end))
@@ -148,6 +150,7 @@ def _blocks(text: str) -> list[tuple[int, int]]:
         prev_line_end = line_end
         prev_end_char = stripped[-1]
         prev_is_item = is_item
+        prev_is_row = "|" in stripped
     if start is not None:
         blocks.append((start, prev_line_end))
     return blocks
@@ -205,7 +208,13 @@ def _regex_sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 def _razdel_sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
     razdel = deps.require_razdel()
-    return [(start + s.start, start + s.stop) for s in razdel.sentenize(text[start:end])]
+    out: list[tuple[int, int]] = []
+    for s in razdel.sentenize(text[start:end]):
+        if out and s.text.startswith(("|", ",", ";")):
+            out[-1] = (out[-1][0], start + s.stop)  # "М150 | шт. | 52,70": a table row, not two sentences
+        else:
+            out.append((start + s.start, start + s.stop))
+    return out
 
 
 def _trim(text: str, start: int, end: int) -> Span | None:

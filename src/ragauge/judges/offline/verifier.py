@@ -41,7 +41,9 @@ from ragauge.judges.offline.claims import Claim
 from ragauge.judges.offline.entities import entity_found, extract_entities
 from ragauge.judges.offline.evidence import Evidence, best_evidence_many
 from ragauge.judges.offline.features import FEATURE_NAMES, N_SCALAR, SCALAR_NAMES, _NUMERAL_WORDS, _UNIT_WORDS, _VERB_POS, align, claim_features
+from ragauge.judges.offline.features import citation_spans, word_lemmas
 from ragauge.judges.offline.lemmas import analyze, content_lemmas, idf_table, negations, scope_terms
+from ragauge.judges.offline.contrasts import contrast_swap
 from ragauge.judges.offline.lemmas import _SCOPE_INDEX, _SCOPE_MAX  # surface forms of scope tags
 from ragauge.judges.offline.numbers import NumberCheck, compare_quantities
 from ragauge.judges.offline.quantities import extract_quantities
@@ -265,6 +267,7 @@ def _novel_words(claim: str, lang: str | None, known: set[str]) -> tuple[str, ..
     """Surface forms of the claim's content words (outside quantities) found in no context."""
     inside = [(q.start, q.end) for q in extract_quantities(claim, lang)]
     skip = _NUMERAL_WORDS | (_UNIT_WORDS if inside else frozenset())
+    inside += citation_spans(claim)
     words = [t for t in analyze(claim) if not t.is_stop and not t.is_number and t.pos not in _VERB_POS
              and t.lemma not in skip and not any(a <= t.start < b for a, b in inside)]
     aligned = align([t.lemma for t in words], known)
@@ -281,7 +284,8 @@ def _scope_surfaces(text: str) -> dict[str, str]:
         for size in range(min(_SCOPE_MAX, len(tokens) - i), 0, -1):
             tag = _SCOPE_INDEX.get(tuple(lemmas[i : i + size]))
             if tag is not None:
-                out.setdefault(tag, text[tokens[i].start : tokens[i + size - 1].end])
+                if tag:
+                    out.setdefault(tag, text[tokens[i].start : tokens[i + size - 1].end])
                 i += size
                 break
         else:
@@ -362,6 +366,8 @@ def _verdict(a: ClaimAnalysis, p: float, threshold: float) -> ClaimVerdict:
         entity = None
         if a.check.status == "contradicted":
             reason = a.check.reason
+        elif (swap := _contrast(a)) is not None:
+            reason = f"'{swap[0]}' not in context; context says '{swap[1]}'"
         elif f["scope_mismatch"] > 0 and (scope := _scope_reason(a.claim.text, best.text)) is not None:
             reason = scope
         elif f["negation_mismatch"] > 0:
@@ -401,6 +407,79 @@ def _entity_rule(a: ClaimAnalysis, p: float, threshold: float) -> float:
         return p
     found = _entity_reason(a.claim.text, "\n".join(e.text for e in a.evidences), a.lang, a.contexts)
     return p * threshold * 0.99 if found is not None and found[1] else p
+
+
+def _contrast(a: ClaimAnalysis) -> tuple[str, str] | None:
+    """A contrast term of the claim (``contrasts``) that no context has while the evidence names a rival."""
+    if not a.evidences:
+        return None
+    return contrast_swap(a.claim.text, "\n".join(e.text for e in a.evidences), a.contexts)
+
+
+def _contrast_rule(a: ClaimAnalysis, p: float, threshold: float) -> float:
+    """Both routes: "по выходным" where the contexts say only "по будням" (a day type, part of day,
+    frequency, season or material the contexts never name, with a rival in the evidence) is never
+    supported: P is scaled below the threshold like the number rule's."""
+    if p < threshold or _contrast(a) is None:
+        return p
+    return p * threshold * 0.99
+
+
+_TABLE_BLOCKERS = tuple(SCALAR_NAMES.index(n) for n in ("n_entities_missing", "negation_mismatch", "scope_mismatch"))
+
+
+def _table_rule(a: ClaimAnalysis, p: float, threshold: float) -> float:
+    """A claim read off one table row is supported: every number of the claim matches, at least one amount
+    (not a date) in an evidence window that is a table row ("Кирпич керамический полнотелый М150 | шт. |
+    52,70"), and every content word of the claim is in that row; no novel word, entity, negation or scope
+    signal. The head, trained on prose, scores such rows low (near-identical rows of two price lists
+    make the windows look ambiguous); P is raised to just above the threshold."""
+    if p >= threshold or not a.evidences or a.check.status != "consistent" or a.novel:
+        return p
+    if any(a.features[k] > 0 for k in _TABLE_BLOCKERS):
+        return p
+    rows = {m.evidence_index for m in a.check.items if m.evidence_index is not None
+            and m.claim.kind not in ("date", "clock") and "|" in a.evidences[m.evidence_index].text}
+    words = word_lemmas(a.claim.text, a.lang) if rows else []
+    for k in sorted(rows):
+        known = set(content_lemmas(a.evidences[k].text))
+        if words and all(w in known for w in align(words, known)):
+            return max(p, threshold + 0.01)
+    return p
+
+
+def _approx_rule(a: ClaimAnalysis, p: float, threshold: float) -> float:
+    """An approximate figure that rounds its counterpart ("около 10 тысяч заказов" for "9 870 заказов")
+    in a claim that repeats its best window word for word (all content words, verbs included, and every
+    number matched in that window or, for dates, anywhere in the contexts) is supported: the head, which
+    rarely saw "около", reads the loose match as doubt. P is raised to just above the threshold."""
+    if p >= threshold or not a.evidences or a.check.status != "consistent" or a.novel:
+        return p
+    items = a.check.items
+    if not any(m.relation == "rounded" and m.evidence_index == 0 for m in items):
+        return p
+    if any(m.evidence_index not in (0, None) for m in items) or any(a.features[k] > 0 for k in _TABLE_BLOCKERS):
+        return p
+    if a.features[_RECALL] < 1.0:
+        return p
+    spans = [(m.claim.start, m.claim.end) for m in items]
+    words = [t.lemma for t in analyze(a.claim.text) if not t.is_stop and not t.is_number
+             and not any(x <= t.start < y for x, y in spans) and t.lemma not in _MULTIPLIER_WORDS]
+    known = {lemma[:4] for lemma in content_lemmas(a.evidences[0].text)}
+    if not words or any(w[:4] not in known for w in words):  # verbs included: "выросла" is not "упала"
+        return p
+    return max(p, threshold + 0.01)
+
+
+_MULTIPLIER_WORDS = frozenset({"тысяча", "миллион", "миллиард", "thousand", "million", "billion"})
+
+
+def _with_rules(a: ClaimAnalysis, p: float, threshold: float) -> float:
+    """The rules of both routes, in order: table row and approximate figure (raise), number and contrast
+    swaps (lower)."""
+    for rule in (_table_rule, _approx_rule, _number_rule, _contrast_rule):
+        p = rule(a, p, threshold)
+    return p
 
 
 _NEGATION = SCALAR_NAMES.index("negation_mismatch")
@@ -488,7 +567,7 @@ class Verifier:
         out = []
         for per, p, name in zip(analyses, probs, routes):
             threshold = self.head_for(name).threshold
-            ps = [_number_rule(a, p[i], threshold) for i, a in enumerate(per)]
+            ps = [_with_rules(a, p[i], threshold) for i, a in enumerate(per)]
             if name == "nli":
                 ps = [_negation_rule(a, _entity_rule(a, q, threshold), threshold) for a, q in zip(per, ps)]
             out.append([_verdict(a, q, threshold) for a, q in zip(per, ps)])

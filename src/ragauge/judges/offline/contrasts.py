@@ -1,0 +1,114 @@
+"""Words that exclude each other: a swap the number check cannot see.
+
+"Доставка работает по выходным" against "Доставка работает по будням" has no number and shares every
+other word; the embedding calls it a paraphrase. Each group below holds terms of which a statement
+names one: day type (weekdays / weekends / holidays), part of day, frequency (daily ... yearly, with
+"ежемесячно" = "каждый месяц" = "monthly"), season and material. A claim term is *swapped* when it
+is the claim's only term of its group, no context (``background``) has it, and the evidence names
+another term of the same group.
+
+    >>> contrast_swap("Доставка работает по выходным.", "Доставка работает по будням.")
+    ('по выходным', 'по будням')
+    >>> contrast_swap("Абонентская плата ежемесячная.", "Плата вносится каждый месяц.") is None
+    True
+
+Russian phrases match on lemmas, English ones on Porter stems (``lemmas.analyze``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from ragauge.judges.offline.lemmas import _phrase_key, analyze
+
+__all__ = ["CONTRAST_TERMS", "contrast_swap", "contrast_terms", "shared_term_words"]
+
+# (group:term, phrase). Longer phrases win over their parts.
+CONTRAST_TERMS: tuple[tuple[str, str], ...] = (
+    ("days:weekday", "будни"), ("days:weekday", "будний"), ("days:weekday", "будень"), ("days:weekday", "будний день"),
+    ("days:weekend", "выходной"), ("days:weekend", "выходной день"), ("days:holiday", "праздничный"),
+    ("days:holiday", "праздник"), ("days:holiday", "праздничный день"),
+    ("days:weekday", "weekday"), ("days:weekend", "weekend"), ("days:holiday", "holiday"),
+    ("daypart:morning", "утро"), ("daypart:morning", "утром"), ("daypart:evening", "вечер"),
+    ("daypart:evening", "вечером"), ("daypart:night", "ночь"), ("daypart:night", "ночью"),
+    ("daypart:morning", "morning"), ("daypart:evening", "evening"), ("daypart:night", "night"),
+    ("freq:day", "ежедневно"), ("freq:day", "ежедневный"), ("freq:day", "каждый день"),
+    ("freq:week", "еженедельно"), ("freq:week", "еженедельный"), ("freq:week", "каждый неделя"),
+    ("freq:month", "ежемесячно"), ("freq:month", "ежемесячный"), ("freq:month", "каждый месяц"),
+    ("freq:quarter", "ежеквартально"), ("freq:quarter", "ежеквартальный"), ("freq:quarter", "каждый квартал"),
+    ("freq:year", "ежегодно"), ("freq:year", "ежегодный"), ("freq:year", "каждый год"),
+    ("freq:day", "daily"), ("freq:day", "every day"), ("freq:week", "weekly"), ("freq:week", "every week"),
+    ("freq:month", "monthly"), ("freq:month", "every month"), ("freq:quarter", "quarterly"),
+    ("freq:quarter", "every quarter"), ("freq:year", "yearly"), ("freq:year", "annually"), ("freq:year", "every year"),
+    ("season:winter", "зима"), ("season:winter", "зимой"), ("season:winter", "зимний"), ("season:spring", "весна"),
+    ("season:spring", "весной"), ("season:spring", "весенний"), ("season:summer", "лето"), ("season:summer", "летом"),
+    ("season:summer", "летний"), ("season:autumn", "осень"), ("season:autumn", "осенью"), ("season:autumn", "осенний"),
+    ("season:winter", "winter"), ("season:summer", "summer"), ("season:autumn", "autumn"),
+    ("material:gypsum", "гипсокартон"), ("material:gypsum", "гипсокартонный"), ("material:gypsum", "гкл"),
+    ("material:gypsum", "гипсокартонный лист"), ("material:plastic", "пластик"), ("material:plastic", "пластика"),
+    ("material:plastic", "пластиковый"), ("material:plastic", "пвх"), ("material:metal", "металл"),
+    ("material:metal", "металлический"), ("material:wood", "дерево"), ("material:wood", "деревянный"),
+    ("material:wood", "древесина"), ("material:brick", "кирпич"), ("material:brick", "кирпичный"),
+    ("material:concrete", "бетон"), ("material:concrete", "бетонный"), ("material:concrete", "железобетон"),
+    ("material:concrete", "железобетонный"), ("material:glass", "стекло"), ("material:glass", "стеклянный"),
+    ("material:gypsum", "plasterboard"), ("material:gypsum", "drywall"), ("material:gypsum", "gypsum board"),
+    ("material:plastic", "plastic"), ("material:plastic", "pvc"), ("material:metal", "metal"),
+    ("material:wood", "wood"), ("material:wood", "wooden"), ("material:wood", "timber"), ("material:brick", "brick"),
+    ("material:concrete", "concrete"), ("material:glass", "glass"),
+)
+_INDEX: dict[tuple[str, ...], str] = {_phrase_key(p): tag for tag, p in CONTRAST_TERMS}
+_MAX = max(len(k) for k in _INDEX)
+
+
+@lru_cache(maxsize=16384)
+def _terms(text: str) -> tuple[tuple[str, str], ...]:
+    """(tag, surface) of every contrast term of ``text``, in order (a preposition before it kept in the
+    surface: "по выходным")."""
+    tokens = analyze(text)
+    lemmas = [t.lemma for t in tokens]
+    out: list[tuple[str, str]] = []
+    i = 0
+    while i < len(tokens):
+        for size in range(min(_MAX, len(tokens) - i), 0, -1):
+            tag = _INDEX.get(tuple(lemmas[i : i + size]))
+            if tag is not None:
+                first = i - 1 if i > 0 and tokens[i - 1].is_stop and len(tokens[i - 1].text) <= 3 else i
+                out.append((tag, text[tokens[first].start : tokens[i + size - 1].end]))
+                i += size
+                break
+        else:
+            i += 1
+    return tuple(out)
+
+
+def contrast_terms(text: str) -> frozenset[str]:
+    """The contrast tags of ``text`` ("days:weekend", "freq:month", "material:gypsum", ...)."""
+    return frozenset(tag for tag, _ in _terms(text))
+
+
+def shared_term_words(claim: str, known_texts: Sequence[str]) -> frozenset[str]:
+    """Lower-cased words of the claim's contrast terms that ``known_texts`` state in some form: "ежемесячная"
+    is known from "каждый месяц" (one tag, "freq:month")."""
+    known = {tag for text in known_texts for tag in contrast_terms(text)}
+    return frozenset(w.lower() for tag, surface in _terms(claim) if tag in known for w in surface.split())
+
+
+def contrast_swap(claim: str, evidence: str, background: Sequence[str] = ()) -> tuple[str, str] | None:
+    """``(claim surface, evidence surface)`` of the first swapped term (module doc), else None."""
+    claim_terms = _terms(claim)
+    if not claim_terms:
+        return None
+    evid = _terms(evidence)
+    if not evid:
+        return None
+    evid_tags = {tag for tag, _ in evid}
+    for tag, surface in claim_terms:
+        group = tag.partition(":")[0]
+        if tag in evid_tags or len({t for t, _ in claim_terms if t.partition(":")[0] == group}) != 1:
+            continue
+        rival = next((s for t, s in evid if t.partition(":")[0] == group), None)
+        if rival is None or any(tag in contrast_terms(text) for text in background):
+            continue
+        return surface, rival
+    return None
