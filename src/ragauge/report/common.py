@@ -49,12 +49,31 @@ def verdict_line(results: Mapping[str, Any], *, lang: str | None = None,
     lang = lang or report_lang(results)
     gates = [g for g in results.get("gates", []) if g["status"] != "skipped"]
     if not gates:
-        return msg(lang, "no_gates")
+        prof = results.get("profile")
+        return msg(lang, "no_gates_baseline", profile=name((prof or {}).get("name"))) if prof else msg(lang, "no_gates")
     failed = [g for g in gates if g["status"] != "pass"]
     if not failed:
         return msg(lang, "all_passed", gates=plural(lang, len(gates), "gates"))
     return msg(lang, "some_failed", failed=len(failed), gates=plural(lang, len(gates), "gates"), total=len(gates),
                names=", ".join(name(g["metric"]) for g in failed))
+
+
+def gate_notes(results: Mapping[str, Any]) -> list[str]:
+    """What a reader must see beside the verdict: the reason of every gate that did not pass (the checker's
+    sentence, including the synthetic "nothing was checked" gates), then each distinct warning of the passing
+    ones (e.g. fewer than 30 scored samples). Plain text; the caller escapes it for its medium."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for g in results.get("gates", []):
+        if g.get("status") in ("fail", "unscored"):
+            out.append(f"{g['metric']}: {g.get('reason') or g['status']}")
+    for g in results.get("gates", []):
+        if g.get("status") == "pass":
+            for w in g.get("warnings") or ():
+                if w not in seen:
+                    seen.add(w)
+                    out.append(f"{g['metric']}: {w}")
+    return out
 
 
 # --- baseline comparison, hidden breakage, diagnosis (shared by table, Markdown, HTML) -------------

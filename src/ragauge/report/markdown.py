@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .common import (usage_rows, alarm_lines, baseline_line, comparison_of, diagnosis_heading, fmt_change, fmt_ci, fmt_unscored,
-                     fmt_value, too_small_note, units, verdict_line)
+                     fmt_value, gate_notes, too_small_note, units, verdict_line)
 from .escape import md_cell as _cell
 from .escape import md_code as _code
 from .messages import msg, plural, report_lang
@@ -27,6 +27,9 @@ def render_markdown(results: Mapping[str, Any], *, lang: str | None = None) -> s
         f"{_code(prof.get('name') or msg(lang, 'none'))}.",
         "",
     ]
+    notes = gate_notes(results)
+    if notes:
+        out += [f"- {_cell(n)}" for n in notes] + [""]
     out += _diagnosis(results, lang) + _alarms(results, lang)
     compared = bool(results.get("comparison"))
     gates = [g for g in results.get("gates", [])]

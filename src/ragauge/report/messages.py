@@ -34,6 +34,8 @@ NOUNS: dict[str, dict[str, tuple[str, ...]]] = {
 MESSAGES: dict[str, dict[str, str]] = {
     # verdict and header
     "no_gates": {"en": "No gates checked (no profile).", "ru": "Пороги не проверялись (нет профиля)."},
+    "no_gates_baseline": {"en": "No gates checked yet: every gate of profile {profile} needs a baseline run.",
+                          "ru": "Пороги пока не проверялись: каждому порогу профиля {profile} нужен базовый запуск."},
     "all_passed": {"en": "PASS: all {gates} passed.", "ru": "PASS: все пороги пройдены ({gates})."},
     "some_failed": {"en": "FAIL: {failed} of {gates} failed: {names}",
                     "ru": "FAIL: не пройдены пороги ({failed} из {total}): {names}"},
@@ -52,9 +54,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "too_small_pair": {"en": "{slice} on {metric} (n = {n}{rest})", "ru": "{slice} по {metric} (n = {n}{rest})"},
     "too_small_rest": {"en": ", rest {n_rest}", "ru": ", остальных {n_rest}"},
     "baseline": {"en": "Compared with baseline {path} (paired by id{extra}; difference = this run - baseline, "
-                       "{level}% paired bootstrap CI, Holm-adjusted p).",
+                       "{level}% CI of the paired permutation test (bootstrap for percentiles), Holm-adjusted p).",
                  "ru": "Сравнение с базовым запуском {path} (пары по id{extra}; разница = этот запуск − базовый, "
-                       "{level}% парный бутстрап-ДИ, p с поправкой Холма)."},
+                       "{level}% ДИ парного перестановочного теста (бутстрап для перцентилей), p с поправкой Холма)."},
     "baseline_common": {"en": "; compared on the {n} common samples ({left})",
                         "ru": "; сравнение по {n} общим образцам ({left})"},
     "only_base": {"en": "{n} only in the baseline", "ru": "{n} только в базовом"},

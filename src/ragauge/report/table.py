@@ -7,7 +7,7 @@ from typing import Any, Mapping
 import textwrap
 
 from .common import (alarm_lines, baseline_line, comparison_of, diagnosis_heading, fmt_change, fmt_ci, fmt_unscored,
-                     fmt_value, gate_by_metric, too_small_note, units, verdict_line)
+                     fmt_value, gate_by_metric, gate_notes, too_small_note, units, verdict_line)
 from .escape import terminal_text as _t
 from .messages import msg, plural, report_lang
 
@@ -73,6 +73,8 @@ def render_table(results: Mapping[str, Any], *, lang: str | None = None) -> str:
             lines += _wrap(_t(d["text"]), "     ")
     lines.append("")
     lines.append(verdict_line(results, lang=lang))
+    for note in gate_notes(results):
+        lines += _wrap(_t(note), "  - ")
     return "\n".join(lines)
 
 
