@@ -42,9 +42,9 @@ def test_wrong_type(tmp_path):
     assert_names(err, str(p), "line 2", "field 'answer'", "expected a string or null", "(got 42)")
 
 
-def test_empty_question(tmp_path):
-    err = load_error(jsonl(tmp_path, GOOD, '{"id": "q2", "question": ""}'))
-    assert_names(err, "d.jsonl", "line 2", "field 'question'", "empty question", "Give the question text")
+def test_question_of_the_wrong_type(tmp_path):
+    err = load_error(jsonl(tmp_path, GOOD, '{"id": "q2", "question": ["a"]}'))
+    assert_names(err, "d.jsonl", "line 2", "field 'question'", "question must be a string, not a list")
 
 
 def test_duplicate_ids_across_lines_name_both_lines(tmp_path):
@@ -108,11 +108,12 @@ def test_line_that_is_not_an_object(tmp_path):
 
 def test_line_over_the_limit_is_skipped_and_reading_goes_on(tmp_path):
     long_line = json.dumps({"id": "big", "question": "x" * 5000})
-    p = jsonl(tmp_path, GOOD, long_line, '{"id": "q3", "question": ""}')
+    p = jsonl(tmp_path, GOOD, long_line, '{"id": "q3", "question": 1}')
     err = load_error(p, max_line_bytes=4096)
     assert isinstance(err, InputErrors) and err.total == 2
     assert (err.file, err.line) == (str(p), 2)
-    assert_names(err, "line 2 is longer than 4 KiB", "max_line_bytes", "line 3, field 'question': empty question")
+    assert_names(err, "line 2 is longer than 4 KiB", "max_line_bytes",
+                 "line 3, field 'question': question must be a string")
     # lines up to the limit are fine, whatever the line ending
     assert len(load(jsonl(tmp_path, long_line, name="ok.jsonl"), max_line_bytes=len(long_line))) == 1
 
@@ -134,7 +135,7 @@ def test_real_line_over_64_mib_never_held_in_memory(tmp_path):
 
 
 def test_many_errors_are_collected(tmp_path):
-    lines = [GOOD] + [f'{{"id": "q{i}", "question": ""}}' for i in range(2, 27)]  # 25 bad lines
+    lines = [GOOD] + [f'{{"id": "q{i}", "question": 1}}' for i in range(2, 27)]  # 25 bad lines
     p = jsonl(tmp_path, *lines)
     err = load_error(p)
     assert isinstance(err, InputErrors)
@@ -142,13 +143,13 @@ def test_many_errors_are_collected(tmp_path):
     assert (err.file, err.line, err.field) == (str(p), 2, "question")  # the first error's attributes
     text = str(err).splitlines()
     assert text[0] == f"25 errors in {p}:"
-    assert text[1].strip().startswith(f"{p}, line 2, field 'question': empty question")
+    assert text[1].strip().startswith(f"{p}, line 2, field 'question': question must be a string")
     assert text[-1].strip() == "and 5 more"
     assert len(text) == 22
 
 
 def test_max_errors_keyword(tmp_path):
-    p = jsonl(tmp_path, '{"question": ""}', '{"question": ""}', '{"question": ""}')
+    p = jsonl(tmp_path, '{"question": 1}', '{"question": 1}', '{"question": 1}')
     assert str(load_error(p, max_errors=1)).splitlines()[-1].strip() == "and 2 more"
 
 

@@ -77,15 +77,22 @@ def test_missing_id_without_position_is_an_error():
     assert_names(err, "missing id", "field 'id'", "Give each sample an 'id'")
 
 
-def test_empty_question():
-    err = error_of({"id": "q1", "question": "   "})
+@pytest.mark.parametrize("record", [
+    {"id": "q1", "answer": "a"},  # missing
+    {"id": "q1", "question": None, "answer": "a"},
+    {"id": "q1", "question": "", "answer": "a"},
+    {"id": "q1", "question": " \t\n", "answer": "a"},  # whitespace only is no question either
+    {"id": "q1", "user_input": "", "answer": "a"},
+])
+def test_missing_or_empty_question_is_absent(record):
+    # issue 13: NLI-style and summary data (faithfulness, toxicity) have no question
+    assert make(record).question is None
+
+
+def test_question_of_the_wrong_type_is_an_error():
+    err = error_of({"id": "q1", "question": 7})
     assert (err.file, err.line, err.field) == ("data.jsonl", 3, "question")
-    assert_names(err, "data.jsonl", "line 3", "field 'question'", "empty question", "Give the question text")
-
-
-def test_missing_question():
-    err = error_of({"id": "q1", "answer": "a"})
-    assert_names(err, "missing question", "field 'question'", "user_input", "field_map")
+    assert_names(err, "field 'question'", "question must be a string, not an integer", "(got 7)")
 
 
 @pytest.mark.parametrize("field", ["answer", "reference", "language"])
@@ -298,7 +305,7 @@ def test_timing_in_seconds_and_ms_together():
 
 def test_all_problems_of_a_record_at_once():
     with pytest.raises(InputErrors) as info:
-        make({"question": "", "latency_ms": -1, "retrieved_ids": "d1"})
+        make({"question": 5, "latency_ms": -1, "retrieved_ids": "d1"})
     err = info.value
     assert err.total == 3 and err.field == "question"
     assert str(err).startswith("3 errors in data.jsonl:")

@@ -7,7 +7,8 @@ either a canonical name, an alias of one, or an extra column that goes to ``meta
 from __future__ import annotations
 
 import difflib
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ragauge.data._collect import ErrorCollector, Location
 from ragauge.data.schema import SAMPLE_FIELDS
@@ -27,6 +28,10 @@ ALIASES: Mapping[str, str] = {
     # Ragas v1
     "ground_truth": "reference",
     "ground_truths": "reference",  # a list: the first is the reference (as Ragas 0.1 did)
+    # the seed's golden format {question, relevant_doc, retrieved_docs}: one relevant id (a string
+    # is that id), and the retrieved documents' ids (or objects {id, text}: those are contexts too)
+    "relevant_doc": "relevant_ids",
+    "retrieved_docs": "retrieved_ids",
     # ours
     "tag": "tags",
     "slice": "tags",

@@ -6,13 +6,24 @@ Same contract as :mod:`ragauge.data._values`: add errors to the collector, retur
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ragauge.data._collect import ErrorCollector, Location
 from ragauge.data._values import LIST_HINT, Given, as_list, decode_text, is_number, type_name
 
 
-def _id_list(key: str, value: Any, loc: Location, errors: ErrorCollector, string_hint: str) -> list[str] | None:
+#: Names (after field_map) whose value is one document, so a plain string is that document's id.
+SINGLE_ID_NAMES = frozenset({"relevant_doc"})
+
+#: Names whose list may hold document objects ``{id, text, ...}``: the id is taken (and the texts
+#: become contexts, see validate.py).
+DOC_OBJECT_NAMES = frozenset({"retrieved_docs"})
+
+
+def _id_list(
+    key: str, value: Any, loc: Location, errors: ErrorCollector, string_hint: str, *, objects: bool = False
+) -> list[str] | None:
     value = decode_text(value)
     if isinstance(value, str):
         errors.add(loc.error("ids given as one string", field=key, value=value, hint=string_hint))
@@ -24,6 +35,18 @@ def _id_list(key: str, value: Any, loc: Location, errors: ErrorCollector, string
         return None
     out: list[str] = []
     for i, item in enumerate(items):
+        if objects and isinstance(item, Mapping):
+            if item.get("id") is None:
+                errors.add(
+                    loc.error(
+                        "a document object needs an 'id'",
+                        field=f"{key}[{i}]",
+                        value=dict(item),
+                        hint='Write {"id": "d1", "text": "..."}, or put texts without ids under "contexts"',
+                    )
+                )
+                return None
+            item = item["id"]
         if isinstance(item, int) and not isinstance(item, bool):
             out.append(str(item))
         elif isinstance(item, str) and item:
@@ -46,8 +69,10 @@ def _first_duplicate(ids: list[str]) -> tuple[str, int, int] | None:
 def retrieved_ids(given: Given, loc: Location, errors: ErrorCollector) -> tuple[str, ...] | None:
     if given is None:
         return None
-    key = given[0]
-    ids = _id_list(key, given[2], loc, errors, f"Pass the ranking as a list, best first; {LIST_HINT}")
+    key, name, _ = given
+    ids = _id_list(
+        key, given[2], loc, errors, f"Pass the ranking as a list, best first; {LIST_HINT}", objects=name in DOC_OBJECT_NAMES
+    )
     if ids is None:
         return None
     dup = _first_duplicate(ids)
@@ -72,8 +97,10 @@ RELEVANT_HINT = (
 def relevant_ids(given: Given, loc: Location, errors: ErrorCollector) -> dict[str, float] | None:
     if given is None:
         return None
-    key, _, raw = given
+    key, name, raw = given
     value = decode_text(raw)
+    if name in SINGLE_ID_NAMES and (isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))):
+        value = [value]  # relevant_doc: "d1" is the one relevant document
     if isinstance(value, str):
         errors.add(loc.error("relevant ids given as one string", field=key, value=value, hint=RELEVANT_HINT))
         return None

@@ -8,11 +8,12 @@ the record. Values may come from JSON, CSV text cells, pandas or pyarrow.
 from __future__ import annotations
 
 import ast
-import json
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ragauge.data._collect import ErrorCollector, Location
+from ragauge.data._json import parse_json
 from ragauge.data.schema import Context
 
 Given = tuple[str, str, Any] | None  # (key as given, name after field_map, value), None when absent
@@ -46,8 +47,8 @@ def decode_text(value: Any) -> Any:
     if not text or text[0] not in "[{":
         return value
     try:
-        return json.loads(text)
-    except ValueError:
+        return parse_json(text)
+    except (ValueError, RecursionError):  # _text_checks.json_cell_problems() reports what is not a plain syntax error
         pass
     if text[0] == "[":
         try:  # literal_eval only builds literals: safe on untrusted text
@@ -98,25 +99,17 @@ def sample_id(given: Given, loc: Location, errors: ErrorCollector) -> str:
     return ""
 
 
-def question(given: Given, loc: Location, errors: ErrorCollector) -> str:
+def question(given: Given, loc: Location, errors: ErrorCollector) -> str | None:
+    """The question, or None when absent, null, empty or only whitespace (issue 13): NLI-style and
+    summary data have none, and metrics that need one declare it in their spec and leave such a
+    sample unscored with a reason."""
     if given is None:
-        errors.add(
-            loc.error(
-                "missing question",
-                field="question",
-                hint="Every sample needs a 'question' (Ragas: 'user_input'); use field_map to rename your column",
-            )
-        )
-        return ""
+        return None
     key, _, value = given
     if not isinstance(value, str):
         errors.add(loc.error(f"question must be a string, not {type_name(value)}", field=key, value=value))
-        return ""
-    if not value.strip():
-        errors.add(
-            loc.error("empty question", field=key, value=value, hint="Give the question text the system answered")
-        )
-    return value
+        return None
+    return value if value.strip() else None
 
 
 def optional_str(given: Given, loc: Location, errors: ErrorCollector) -> str | None:
@@ -190,12 +183,13 @@ def contexts(given: Given, loc: Location, errors: ErrorCollector) -> tuple[Conte
     return tuple(out)
 
 
-_TEXT_KEYS = ("text", "content", "page_content")
+TEXT_KEYS = ("text", "content", "page_content")
+_CONTEXT_KEYS = frozenset((*TEXT_KEYS, "id", "score", "metadata"))
 
 
 def _context_object(item: Mapping[str, Any], field: str, loc: Location, errors: ErrorCollector) -> Context | None:
     before = errors.total
-    texts = [k for k in _TEXT_KEYS if item.get(k) is not None]
+    texts = [k for k in TEXT_KEYS if item.get(k) is not None]
     text = ""
     if not texts:
         errors.add(
@@ -234,7 +228,7 @@ def _context_object(item: Mapping[str, Any], field: str, loc: Location, errors: 
         meta = None
     merged = dict(meta or {})
     for k, val in item.items():  # e.g. LangChain's {"type": "Document"}: kept, not dropped
-        if k in _TEXT_KEYS or k in ("id", "score", "metadata") or val is None:
+        if k in _CONTEXT_KEYS or val is None:
             continue
         if k in merged:
             errors.add(loc.error(f"context key {k!r} is also a metadata key", field=f"{field}.{k}", hint="Keep one"))

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from pathlib import Path
 from typing import IO, Any, Iterator
 
 from ragauge.data._collect import ErrorCollector, Location
+from ragauge.data._json import STRICT_DECODER, DuplicateKeyError, duplicate_key_field, json_problem, parse_json
+from ragauge.data._text_checks import check_surrogates, may_hold_surrogate
 
 #: Longest accepted JSONL line, in bytes (configurable: ``load(..., max_line_bytes=...)``).
 DEFAULT_MAX_LINE_BYTES = 64 * 2**20
@@ -78,7 +81,10 @@ def _finish(buf: bytearray, max_line_bytes: int) -> bytes | None:
 def iter_jsonl(
     path: Path, *, label: str, max_line_bytes: int, errors: ErrorCollector
 ) -> Iterator[tuple[Location, Any]]:
-    """Yield ``(location, parsed object)`` for each non-blank, valid line of a JSONL file."""
+    """Yield ``(location, parsed object)`` for each non-blank, valid line of a JSONL file.
+
+    Lone surrogates (a ``\\ud800`` escape) are looked for here, on the raw line, so that the
+    validator need not walk every string (``build_sample(..., check_text=False)``)."""
     with open_binary(path) as fh:
         for lineno, offset, content in iter_lines(fh, max_line_bytes):
             loc = Location(label, lineno)
@@ -86,7 +92,7 @@ def iter_jsonl(
                 errors.add(
                     loc.error(
                         f"line {lineno} is longer than {format_size(max_line_bytes)}",
-                        hint="Split the sample or raise the limit with load(..., max_line_bytes=...)",
+                        hint="Split the sample; from Python, raise the limit with load(..., max_line_bytes=...)",
                     )
                 )
                 continue
@@ -108,14 +114,11 @@ def iter_jsonl(
             if not text.strip():
                 continue
             try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as exc:
-                errors.add(
-                    loc.error(
-                        f"invalid JSON at column {exc.colno}: {exc.msg}",
-                        hint="Each line must be one complete JSON object",
-                    )
-                )
+                obj = parse_json(text)
+            except (ValueError, RecursionError) as exc:  # JSONDecodeError and DuplicateKeyError are ValueErrors
+                message, hint = json_problem(exc)
+                field = _duplicate_field(exc, text, 0)
+                errors.add(loc.error(message, field=field, hint=hint))
                 continue
             if not isinstance(obj, dict):
                 errors.add(
@@ -125,6 +128,8 @@ def iter_jsonl(
                         hint='Write one object per line, e.g. {"id": "q1", "question": "..."}',
                     )
                 )
+                continue
+            if may_hold_surrogate(text) and check_surrogates(obj, loc, errors):
                 continue
             yield loc, obj
 
@@ -154,13 +159,19 @@ def read_json(path: Path, *, label: str, max_line_bytes: int, errors: ErrorColle
         )
         return
     try:
-        doc = json.loads(text)
+        doc = parse_json(text)
     except json.JSONDecodeError as exc:
         if exc.msg == "Extra data" and text.lstrip().startswith("{"):
             del data, text
             yield from iter_jsonl(path, label=label, max_line_bytes=max_line_bytes, errors=errors)
             return
         errors.add(Location(label, exc.lineno).error(f"invalid JSON at column {exc.colno}: {exc.msg}"))
+        return
+    except (ValueError, RecursionError) as exc:  # a duplicate key, deep nesting, a huge integer
+        message, hint = json_problem(exc)
+        row, line, pos = _first_bad_sample(text)
+        field = _duplicate_field(exc, text, pos) if pos is not None else None
+        errors.add(Location(label, line, row).error(message, field=field, hint=hint))
         return
     if isinstance(doc, dict) and isinstance(doc.get("samples"), list):
         doc = doc["samples"]
@@ -172,5 +183,42 @@ def read_json(path: Path, *, label: str, max_line_bytes: int, errors: ErrorColle
             )
         )
         return
+    check = may_hold_surrogate(text)
     for i, obj in enumerate(doc):
-        yield Location(label, row=i), obj
+        loc = Location(label, row=i)
+        if check and check_surrogates(obj, loc, errors):
+            continue
+        yield loc, obj
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+_SAMPLES_KEY = re.compile(r'[ \t\n\r]*\{[ \t\n\r]*"samples"[ \t\n\r]*:[ \t\n\r]*')
+
+
+def _duplicate_field(exc: BaseException, text: str, pos: int) -> str | None:
+    if not isinstance(exc, DuplicateKeyError):
+        return None
+    return duplicate_key_field(text, pos) or exc.key
+
+
+def _first_bad_sample(text: str) -> tuple[int | None, int | None, int | None]:
+    """``(row, line, offset)`` of the first sample of a ``.json`` array (or ``{"samples": [...]}`` with that
+    key first) that fails to parse on its own: the whole-file parse cannot say where a duplicate
+    key or a too-deep value was. ``(None, None, None)`` for other shapes. Runs only after an error."""
+    found = _SAMPLES_KEY.match(text)
+    pos = found.end() if found else _WS.match(text).end()  # type: ignore[union-attr]
+    if not text.startswith("[", pos):
+        return None, None, None
+    pos += 1
+    row = 0
+    while True:
+        pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+        try:
+            _, end = STRICT_DECODER.raw_decode(text, pos)
+        except (ValueError, RecursionError):
+            return row, text.count("\n", 0, pos) + 1, pos
+        pos = _WS.match(text, end).end()  # type: ignore[union-attr]
+        if not text.startswith(",", pos):
+            return None, None, None
+        pos += 1
+        row += 1

@@ -36,10 +36,12 @@ class Sample:
     - ``relevant_ids``: document id -> graded relevance (a plain list in the input means grade 1 each).
       Grades follow trec_eval: ``>= 1`` is relevant, ``0`` and negatives are judged non-relevant.
     - Timings are in milliseconds; ``None`` means not measured (never 0).
+    - ``question`` is None when the input has none (NLI-style or summary data); metrics that need a
+      question list it in their spec's ``requires`` and leave such a sample unscored with a reason.
     """
 
     id: str
-    question: str
+    question: str | None = None
     answer: str | None = None
     contexts: tuple[Context, ...] = ()
     retrieved_ids: tuple[str, ...] | None = None

@@ -8,15 +8,23 @@ Cells from pandas/pyarrow are made plain Python: NaN, None, ``pd.NA`` and ``NaT`
 from __future__ import annotations
 
 import csv
+import itertools
 import math
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from ragauge.data._collect import ErrorCollector, Location
+from ragauge.data._delimiter import delimiter_name, detect_delimiter
 from ragauge.data.jsonl import format_size, iter_lines, open_binary
 from ragauge.errors import InputError, MissingDependencyError
 
 _BOM = "\ufeff"
+
+
+NOT_PARQUET_HINT = (
+    "Check the file; if it is not Parquet, give it its real suffix (.jsonl, .json, .csv, .tsv; "
+    "from Python you may instead pass load(..., format='jsonl'))"
+)
 
 
 class _Stop(Exception):
@@ -26,7 +34,10 @@ class _Stop(Exception):
 def iter_csv(
     path: Path, *, label: str, delimiter: str, max_line_bytes: int, errors: ErrorCollector
 ) -> Iterator[tuple[Location, dict[str, Any]]]:
-    """Yield ``(location, record)`` per CSV row; the location is the row's first line in the file."""
+    """Yield ``(location, record)`` per CSV row; the location is the row's first line in the file.
+
+    ``delimiter`` is the suffix's default; the header line decides (``;`` and ``|`` files load too).
+    """
     fh = open_binary(path)
 
     def text_lines() -> Iterator[str]:
@@ -35,7 +46,7 @@ def iter_csv(
                 errors.add(
                     Location(label, lineno).error(
                         f"line {lineno} is longer than {format_size(max_line_bytes)}",
-                        hint="Raise the limit with load(..., max_line_bytes=...)",
+                        hint="Shorten that row; from Python, raise the limit with load(..., max_line_bytes=...)",
                     )
                 )
                 raise _Stop
@@ -59,15 +70,26 @@ def iter_csv(
     # The stdlib default (128 KiB a cell) is too small for a JSON list of contexts. It is process
     # state, so it is raised only while this file is read.
     csv.field_size_limit(max(old_limit, max_line_bytes))
-    reader = csv.reader(text_lines(), delimiter=delimiter, strict=True)
+    lines = text_lines()
+    reader: Any = None
     try:
-        yield from _rows(reader, label, errors)
+        # The separator is told from the header (the first non-blank line): a ';' file from a
+        # European Excel loads as it is; the lines read to find it are fed back to the reader.
+        peeked: list[str] = []
+        for text in lines:
+            peeked.append(text)
+            if text.strip():
+                delimiter = detect_delimiter(text, default=delimiter)
+                break
+        reader = csv.reader(itertools.chain(peeked, lines), delimiter=delimiter, strict=True)
+        yield from _rows(reader, label, errors, delimiter)
     except _Stop:
         return
     except csv.Error as exc:
         errors.add(
-            Location(label, reader.line_num).error(
-                f"invalid CSV: {exc}", hint="Quote cells that hold the delimiter, quotes or line breaks"
+            Location(label, reader.line_num if reader is not None else 1).error(
+                f"invalid CSV: {exc} (the separator is {delimiter_name(delimiter)}, told from the header line)",
+                hint="Quote cells that hold the separator, quotes or line breaks, and use one separator in the whole file",
             )
         )
     finally:
@@ -75,7 +97,9 @@ def iter_csv(
         fh.close()
 
 
-def _rows(reader: Any, label: str, errors: ErrorCollector) -> Iterator[tuple[Location, dict[str, Any]]]:
+def _rows(
+    reader: Any, label: str, errors: ErrorCollector, delimiter: str
+) -> Iterator[tuple[Location, dict[str, Any]]]:
     header: list[str] | None = None
     last_line = 0
     for cells in reader:
@@ -93,8 +117,9 @@ def _rows(reader: Any, label: str, errors: ErrorCollector) -> Iterator[tuple[Loc
         if len(cells) != len(header):
             errors.add(
                 loc.error(
-                    f"the row has {len(cells)} cells but the header has {len(header)}",
-                    hint="Quote cells that hold the delimiter",
+                    f"the row has {len(cells)} cells but the header has {len(header)} "
+                    f"(separator {delimiter_name(delimiter)}, told from the header line)",
+                    hint="Quote cells that hold the separator, and use one separator in the whole file",
                 )
             )
             continue
@@ -152,7 +177,7 @@ def iter_parquet(path: Path, *, label: str, errors: ErrorCollector) -> Iterator[
         parquet = pq.ParquetFile(path)
     except Exception as exc:  # noqa: BLE001 - pyarrow raises ArrowInvalid, OSError...
         raise InputError(
-            f"not a readable Parquet file: {exc}", file=label, hint="Check the file, or pass format="
+            f"not a readable Parquet file: {exc}", file=label, hint=NOT_PARQUET_HINT
         ) from None
     row = 0
     with parquet:

@@ -11,14 +11,17 @@ all problems of a record are reported together. The rules are documented in ``do
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any, Sequence
 
 from ragauge.data import _ids, _values as v
+from ragauge.data._text_checks import check_surrogates, json_cell_problems
 from ragauge.data._collect import ErrorCollector, Location
 from ragauge.data._fields import SECONDS_ALIASES, check_field_map, resolve
 from ragauge.data.schema import TIMING_FIELDS, Sample
+from ragauge.errors import InputError
 
-__all__ = ["sample_from_record"]
+__all__ = ["require_questions", "sample_from_record"]
 
 
 def sample_from_record(
@@ -42,10 +45,34 @@ def sample_from_record(
     return sample
 
 
+def require_questions(samples: Sequence[Sample], *, purpose: str, source: str | None = None) -> None:
+    """Raise ``InputError`` naming the samples without a question (``question`` is optional since
+    issue 13), for callers that ask each sample's question: the RAG runner, a user's pipeline.
+
+    ``purpose`` starts the hint: ``"ragauge rag run"`` -> "ragauge rag run asks each sample's question".
+    """
+    missing = [s.id for s in samples if s.question is None]
+    if not missing:
+        return
+    shown = ", ".join(repr(i) for i in missing[:5])
+    if len(missing) > 5:
+        shown += f" and {len(missing) - 5} more"
+    raise InputError(
+        f"{len(missing)} of {len(samples)} samples have no question: {shown}",
+        file=source,
+        field="question",
+        hint=f"{purpose} asks each sample's question: give one (Ragas: 'user_input'), "
+        "or map your column with --field-map THEIRS=question (Python: field_map=)",
+    )
+
+
 def build_sample(
-    record: Any, loc: Location, field_map: Mapping[str, str], errors: ErrorCollector
+    record: Any, loc: Location, field_map: Mapping[str, str], errors: ErrorCollector, *, check_text: bool = True
 ) -> Sample | None:
-    """Loader-facing core: add every problem to ``errors`` and return None when there was one."""
+    """Loader-facing core: add every problem to ``errors`` and return None when there was one.
+
+    ``check_text=False``: the reader already looked for lone surrogates (JSON readers do it on the
+    raw text, much faster than walking every string of every record)."""
     if not isinstance(record, Mapping):
         errors.add(
             loc.error(
@@ -56,10 +83,19 @@ def build_sample(
         )
         return None
     before = errors.total
+    if check_text:
+        check_surrogates(record, loc, errors)
+    bad_cells = json_cell_problems(record, loc, errors)
+    if bad_cells:
+        record = {key: value for key, value in record.items() if key not in bad_cells}
     found, extras = resolve(record, field_map, loc, errors)
 
     def get(name: str) -> tuple[str, str, Any] | None:
         return found.get(name)
+
+    docs = get("retrieved_ids")
+    if docs is not None and docs[1] in _ids.DOC_OBJECT_NAMES and get("contexts") is None and _doc_texts(docs[2]):
+        found["contexts"] = docs  # retrieved_docs as objects {id, text}: the texts are the contexts
 
     fields: dict[str, Any] = {}
     fields["id"] = v.sample_id(get("id"), loc, errors)
@@ -82,6 +118,13 @@ def build_sample(
         return None
     return Sample(**fields)
 
+
+
+def _doc_texts(value: Any) -> bool:
+    items = v.as_list(v.decode_text(value))
+    return bool(items) and all(
+        isinstance(item, Mapping) and any(item.get(k) is not None for k in v.TEXT_KEYS) for item in items  # type: ignore[union-attr]
+    )
 
 
 def _check_context_ranking(fields: dict[str, Any], loc: Location, errors: ErrorCollector) -> None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from ragauge.data._delimiter import detect_delimiter
 from ragauge.errors import InputError, MissingDependencyError
 from ragauge.files import write_bytes_atomically, write_text_atomically
 
@@ -195,7 +196,7 @@ def read_csv(path: Path) -> Sheet:
 
     text, encoding = decode_bytes(path.read_bytes(), file=str(path))
     first = text.split("\n", 1)[0]
-    delimiter = max((";", ",", "\t"), key=first.count)
+    delimiter = detect_delimiter(first, default=";", candidates=(";", ",", "\t"))  # quotes respected
     records = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
     if not records:
         raise InputError("the review file is empty", file=str(path), hint="Export it again")

@@ -12,7 +12,7 @@ def languages(samples: Sequence[Sample]) -> list[str | None]:
     """The declared language of each sample, else detected from its answer/question (script-based)."""
     from ..judges.offline.text import detect_language
 
-    return [s.language or detect_language(s.answer or s.question) for s in samples]
+    return [s.language or detect_language(s.answer or s.question or "") for s in samples]
 
 
 def claims_artifact(verdicts: Sequence[ClaimVerdict], **extra: Any) -> dict[str, Any]:

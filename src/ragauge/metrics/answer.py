@@ -40,7 +40,7 @@ FAMILY = "answer"
 
 DEFINITIONS = [
     MetricDef("answer_relevancy", FAMILY, "Does the answer give what was asked (intent, value of the asked type, subject, similarity; refusals score 0 and are flagged).",
-              requires=("answer",), judge="any"),
+              requires=("question", "answer"), judge="any"),
     MetricDef("answer_correctness", FAMILY, "0.75 x claim F1 of the answer against the reference + 0.25 x semantic similarity.",
               requires=("answer", "reference"), judge="any"),
 ]
@@ -49,7 +49,8 @@ DEFINITIONS = [
 def _relevancy(samples: Sequence[Sample], langs, judge) -> ScoreColumn:
     n = len(samples)
     values: list[float | None] = [None] * n
-    reasons: list[str | None] = ["no answer" if not (s.answer or "").strip() else None for s in samples]
+    reasons: list[str | None] = ["no question" if not (s.question or "").strip()
+                                 else "no answer" if not (s.answer or "").strip() else None for s in samples]
     arts: list[dict | None] = [None] * n
     todo = [i for i in range(n) if reasons[i] is None]
     refusals = judge.refusals([samples[i].answer for i in todo], [langs[i] for i in todo])
@@ -115,7 +116,7 @@ def _correctness(samples: Sequence[Sample], langs, judge) -> ScoreColumn:
             pairs.append(j)
     agree = getattr(judge, "agree", None)
     if agree is not None:
-        qs = [samples[todo[j]].question for j in pairs]
+        qs = [samples[todo[j]].question or "" for j in pairs]  # the question is optional here
         verdicts = agree([(ans_claims[j], ref[j], q, lg[j]) for j, q in zip(pairs, qs)]
                          + [(ref_claims[j], ans[j], q, lg[j]) for j, q in zip(pairs, qs)])
     else:

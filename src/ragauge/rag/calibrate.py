@@ -85,6 +85,9 @@ def rrf(scores: Sequence[np.ndarray], *, c: float = 60.0) -> np.ndarray:
 def fit_score_calibration(index: HybridIndex, samples: Sequence[Sample], *, k: int = 5,
                           alpha: float | None = None, label: str = "") -> tuple[ScoreCalibration, dict]:
     """``(calibration, report)``: alpha by recall@k (unless given), then the logistic fit."""
+    from ..data import require_questions
+
+    require_questions(samples, purpose="the retrieval calibration")
     table = alpha_table(index, samples, k=k)
     if alpha is None:
         alpha = max((a for a in table if isinstance(a, float)),

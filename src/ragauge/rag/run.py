@@ -36,6 +36,9 @@ def run_samples(rag: ReferenceRAG, questions: Iterable[Sample] | Any, *, guard: 
 
     items: Sequence[Sample] = (list(questions) if isinstance(questions, (list, tuple)) and
                                all(isinstance(q, Sample) for q in questions) else load(questions))
+    from ..data import require_questions
+
+    require_questions(items, purpose="ragauge rag run")
     out = []
     for i, src in enumerate(items):
         filters = _filters(src)

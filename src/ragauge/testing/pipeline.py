@@ -201,6 +201,9 @@ def collect(
     if pipeline is not None and (retrieve is not None or generate is not None):
         raise InputError("pass either pipeline= or retrieve=/generate=, not both")
     items, _ = _samples(samples)
+    from ..data import require_questions
+
+    require_questions(items, purpose="the pipeline")
     out = []
     loop = _Loop()
     try:
