@@ -50,7 +50,9 @@ def main(argv: list[str] | None = None) -> int:
         same = path.is_file() and path.read_text(encoding="utf-8") == text
         print(f"{path}: {'up to date' if same else 'OUT OF DATE: run scripts/build_demo_golden.py'}")
         return 0 if same else 1
-    path.write_text(text, encoding="utf-8")
+    from ragauge.files import write_text_atomically
+
+    write_text_atomically(path, text)
     print(f"wrote {text.count(chr(10))} cases to {path}")
     print(json.dumps(summary, ensure_ascii=False, indent=1))
     return 0

@@ -34,6 +34,23 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def _mode_for(target: Path) -> int:
+    """The permission bits the new file gets: the old file's, else what ``open()`` would give (0666 less the
+    umask). ``mkstemp`` alone makes 0600 files, which a teammate or a web server could no longer read."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def _resolve(path: str | os.PathLike[str]) -> Path:
+    """The file a path names, through symlinks: writing ``link -> a.txt`` replaces ``a.txt``, not the link."""
+    p = Path(path)
+    return Path(os.path.realpath(p)) if p.is_symlink() else p
+
+
 def _stage(target: Path, data: bytes) -> Path:
     """Write ``data`` to a fsynced temporary file beside ``target``; return its path."""
     try:
@@ -43,6 +60,7 @@ def _stage(target: Path, data: bytes) -> Path:
         raise OutputError(f"cannot write here: {exc.strerror or exc}", file=str(target)) from None
     tmp = Path(name)
     try:
+        os.fchmod(fd, _mode_for(target))
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -68,7 +86,8 @@ def _encode(target: Path, text: str, encoding: str) -> bytes:
 
 def write_bytes_atomically(path: str | os.PathLike[str], data: bytes) -> Path:
     """Replace ``path`` with ``data`` whole or not at all; return the path."""
-    return write_files_atomically({path: data})[Path(path)]
+    write_files_atomically({path: data})
+    return Path(path)
 
 
 def write_text_atomically(path: str | os.PathLike[str], text: str, *, encoding: str = "utf-8") -> Path:
@@ -86,7 +105,7 @@ def write_files_atomically(files: Mapping[str | os.PathLike[str], str | bytes], 
     """
     staged: list[tuple[Path, Path]] = []
     try:
-        encoded = [(Path(p), d if isinstance(d, bytes) else _encode(Path(p), d, encoding)) for p, d in files.items()]
+        encoded = [(_resolve(p), d if isinstance(d, bytes) else _encode(Path(p), d, encoding)) for p, d in files.items()]
         for target, data in encoded:
             staged.append((_stage(target, data), target))
         for tmp, target in staged:
@@ -99,4 +118,4 @@ def write_files_atomically(files: Mapping[str | os.PathLike[str], str | bytes], 
     finally:
         for tmp, _ in staged:
             tmp.unlink(missing_ok=True)
-    return {t: t for _, t in staged}
+    return {Path(p): Path(p) for p in files}

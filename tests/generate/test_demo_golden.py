@@ -42,3 +42,21 @@ def test_demo_golden_loads_as_samples_and_points_into_the_kb() -> None:
     slices = {s for r in rows for s in r["metadata"]["slices"]}
     assert {"table", "numbers", "versions", "unanswerable", "badly_formulated", "paraphrase", "sensitive",
             "clause", "long_section"} <= slices
+
+
+def test_demo_unanswerable_and_sensitive_cases_come_from_the_demo_documents() -> None:
+    """Issue 19: no fixed list; sensitive references quote the policy sentence of their chunk."""
+    import json
+    import re
+
+    kb = {json.loads(line)["id"]: json.loads(line)["text"]
+          for line in (DEMO_DIR / "kb.jsonl").read_text(encoding="utf-8").splitlines()}
+    rows = [json.loads(line) for line in (DEMO_DIR / "golden.jsonl").read_text(encoding="utf-8").splitlines()]
+    unanswerable = [r for r in rows if r["metadata"]["expected_behaviour"] == "not_found"]
+    assert unanswerable and all(r["metadata"].get("absent_check") for r in unanswerable)
+    assert not any(re.search(r"унитаз|натяжн|септик|скважин", r["question"]) for r in unanswerable)
+    sensitive = [r for r in rows if r["metadata"]["expected_behaviour"] == "refuse_or_caution"]
+    assert sensitive
+    for r in sensitive:
+        quote = re.search(r"«(.+)»", r["reference"]).group(1)
+        assert any(quote in kb[i] for i in r["relevant_ids"]), r["reference"]

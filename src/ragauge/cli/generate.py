@@ -76,8 +76,17 @@ def _print_summary(summary: dict, problems, out: str, kb: str) -> None:
     for key in ("by_type", "by_slice", "by_language", "by_document", "dropped"):
         if isinstance(summary.get(key), dict):
             lines.append(f"  {key.replace('_', ' ')}: {counts(summary[key])}")
+    cov = summary.get("coverage")
+    if isinstance(cov, dict) and cov.get("fact_bearing"):
+        lines.append(f"  coverage: {cov['covered']}/{cov['fact_bearing']} fact-bearing chunks got a question "
+                     f"({100 * (cov.get('share') or 0):.0f}%)")
+        for row in (cov.get("unused") or [])[:10]:
+            lines.append(f"    unused {row.get('chunk_id', '?')}: {row.get('reason', '?')}")
+        if len(cov.get("unused") or []) > 10:
+            lines.append(f"    ... and {len(cov['unused']) - 10} more (golden.meta.json has them all)")
     if summary.get("short_of_target"):
-        lines.append(f"  {summary['short_of_target']} fewer than asked: the documents hold no more distinct facts")
+        lines.append(f"  {summary['short_of_target']} fewer than asked: the documents hold no more distinct facts"
+                     + (" (see the unused chunks above)" if isinstance(cov, dict) and cov.get("unused") else ""))
     if problems:
         lines.append(f"  skipped {len(problems)} file(s):")
         lines += [f"    {p}" for p in problems]

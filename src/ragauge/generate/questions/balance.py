@@ -72,4 +72,50 @@ def select(candidates: Sequence[Candidate], n: int, rng: random.Random, *,
     return chosen, refused
 
 
-__all__ = ["SLICE_ORDER", "select"]
+def cover_first(candidates: Sequence[Candidate], chunk_ids: Sequence[str], n: int, rng: random.Random, *,
+                accept: Callable[[Candidate], bool]) -> tuple[list[int], int]:
+    """One answerable candidate for each chunk of ``chunk_ids`` not yet covered, in that order, up to ``n``:
+    the coverage pass before :func:`select`. A "simple" question is preferred to a computed one; the choice
+    among them follows the seeded shuffle. Returns (indexes, how many ``accept`` refused)."""
+    order = list(range(len(candidates)))
+    rng.shuffle(order)
+    by_chunk: dict[str, list[int]] = {}
+    for i in order:
+        c = candidates[i]
+        if c.expected_behaviour == "answer" and c.chunks and "paraphrase" not in c.slices:
+            by_chunk.setdefault(c.chunks[0].id, []).append(i)
+    for ids in by_chunk.values():
+        ids.sort(key=lambda i: candidates[i].type != "simple")
+    chosen: list[int] = []
+    covered: set[str] = set()
+    refused = 0
+    for cid in chunk_ids:
+        if len(chosen) >= n:
+            break
+        if cid in covered:
+            continue
+        for i in by_chunk.get(cid, []):
+            if accept(candidates[i]):
+                chosen.append(i)
+                covered.update(ch.id for ch in candidates[i].chunks)
+                break
+            refused += 1
+    return chosen, refused
+
+
+def interleave_by_document(chunks: Sequence) -> list[str]:
+    """Chunk ids taking one chunk of each document in turn (documents sorted), so a short coverage pass
+    serves every document."""
+    per_doc: dict[str, list[str]] = {}
+    for c in chunks:
+        per_doc.setdefault(c.doc_id, []).append(c.id)
+    out: list[str] = []
+    queues = [per_doc[d] for d in sorted(per_doc)]
+    k = 0
+    while any(k < len(q) for q in queues):
+        out += [q[k] for q in queues if k < len(q)]
+        k += 1
+    return out
+
+
+__all__ = ["SLICE_ORDER", "cover_first", "interleave_by_document", "select"]

@@ -12,9 +12,10 @@ from collections import Counter
 from types import ModuleType
 
 from ragauge.generate.chunking import Chunk
-from ragauge.generate.questions import special, templates_en, templates_ru
+from ragauge.generate.questions import absent, special, templates_en, templates_ru
 from ragauge.generate.questions.candidate import Candidate
 from ragauge.generate.questions.facts import Fact, sentences
+from ragauge.generate.questions.prose import ProseQuestion
 from ragauge.generate.questions.versions import item_key
 
 TEMPLATES: dict[str, ModuleType] = {"ru": templates_ru, "en": templates_en}
@@ -181,8 +182,8 @@ def long_ids(chunks: list[Chunk], *, min_chars: int = 450) -> set[str]:
 def long_section_candidates(chunks: list[Chunk], ids: set[str], langs: dict[str, str]) -> list[Candidate]:
     out = []
     for c in chunks:
-        if c.id not in ids or not c.section:
-            continue
+        if c.id not in ids or not c.section or c.section[-1].strip() == c.title.strip():
+            continue  # "раздел «Положение о премировании» положения": the section is the document itself
         lang = langs[c.id]
         summary = " ".join(list(sentences(c))[:2])
         made = TEMPLATES[lang].long_section(c.section[-1], c.title, summary)
@@ -191,17 +192,60 @@ def long_section_candidates(chunks: list[Chunk], ids: set[str], langs: dict[str,
     return out
 
 
-def unanswerable_candidates(chunks: list[Chunk], langs: dict[str, str], dropped: Counter) -> list[Candidate]:
+def prose_candidates(items: list[ProseQuestion], long_ids: set[str]) -> list[Candidate]:
+    """Questions from prose sentences (:mod:`.prose`); the reference is the sentence."""
     out = []
-    vocab = special.vocabulary(chunks)
-    for lang in sorted(set(langs.values())):
-        for item in special.absent_items(lang):
-            if not special.is_absent(item, vocab):
-                dropped["unanswerable_item_in_corpus"] += 1
-                continue
-            for question, template in special.unanswerable(item, lang):
-                out.append(Candidate(question, special.NOT_FOUND[lang], (), "unanswerable", ("unanswerable",),
-                                     lang, template, expected_behaviour="not_found", extra={"absent_item": item}))
+    for q in items:
+        long = ("long_section",) if q.chunk.id in long_ids else ()
+        slices = _with_entities(("numbers",), q.subject) + long
+        out.append(Candidate(q.question, q.reference, (q.chunk,), "simple", slices, q.lang, f"prose_{q.kind}",
+                             extra={"fact_kind": q.kind}))
+    return out
+
+
+def unanswerable_candidates(items: list[ProseQuestion], chunks: list[Chunk], dropped: Counter,
+                            judge_factory, *, limit: int, table_facts: list[Fact] = ()) -> list[Candidate]:
+    """Questions the corpus does not answer, built from its own sentences and price rows (:mod:`.absent`)."""
+    out = []
+    table_items = list(dict.fromkeys(f.subject for f in table_facts if f.lang == "ru" and f.extras.get("price")))
+    for question, reference, lang, extra in absent.unanswerable_rows(items, chunks, dropped, judge_factory, limit,
+                                                                    table_items):
+        out.append(Candidate(question, reference, (), "unanswerable", ("unanswerable",), lang,
+                             "unanswerable_same_kind_item" if "modelled_on" in extra else "unanswerable_other_subject",
+                             expected_behaviour="not_found", extra=extra))
+    return out
+
+
+def period_candidates(facts: list[Fact], editions: dict[str, tuple[str, ...]], chunks: list[Chunk],
+                      dropped: Counter, *, per_family: int = 3) -> list[Candidate]:
+    """A period the documents do not cover: the old-edition price question dated a year before the oldest
+    edition ("Сколько по прайс-листу от 01.09.2024 стоила укладка ламината?" when the editions are of 2025
+    and 2026). Kept only when that date appears in no chunk. The judge is not asked here: the verifier
+    matches the price and does not weigh an edition date."""
+    from dataclasses import replace
+
+    text = " ".join(c.text + " " + c.title for c in chunks)
+    out = []
+    done: set[str] = set()
+    for f in facts:
+        family = editions.get(f.chunk.doc_id)
+        if not family or family[-1] != f.chunk.doc_id or not f.chunk.date or not f.extras.get("price"):
+            continue
+        if sum(1 for c in out if c.extra.get("family") == family[0]) >= per_family or f.subject in done:
+            continue
+        y, m, d = f.chunk.date.split("-")
+        date = f"{int(y) - 1:04d}-{m}-{d}"
+        if f"{int(y) - 1}" in text:
+            dropped["unanswerable_period_in_corpus"] += 1
+            continue
+        made = TEMPLATES[f.lang].old_edition(replace(f, chunk=replace(f.chunk, date=date, version=None)),
+                                            f.chunk.title)
+        if not made:
+            continue
+        done.add(f.subject)
+        out.append(Candidate(made[0], absent.NOT_FOUND[f.lang], (), "unanswerable", ("unanswerable",), f.lang,
+                             "unanswerable_period", expected_behaviour="not_found",
+                             extra={"absent_period": date, "family": family[0], "absent_check": "text"}))
     return out
 
 
@@ -215,5 +259,5 @@ def sensitive_candidates(chunks: list[Chunk], langs: dict[str, str]) -> list[Can
 
 
 __all__ = ["QUANTITIES", "TEMPLATES", "has_entity", "long_ids", "long_section_candidates", "multi_candidates",
-           "reasoning_candidates", "sensitive_candidates", "sentence_candidates", "table_candidates",
+           "period_candidates", "prose_candidates", "reasoning_candidates", "sensitive_candidates", "sentence_candidates", "table_candidates",
            "unanswerable_candidates"]

@@ -28,11 +28,12 @@ from ragauge.errors import ConfigError, InputError
 from ragauge.generate.case import GoldenCase
 from ragauge.generate.chunking import Chunk
 from ragauge.generate.documents import Document
-from ragauge.generate.questions import build, morph, noise, paraphrase
-from ragauge.generate.questions.balance import select
+from ragauge.generate.questions import build, coverage, morph, noise, paraphrase, verify
+from ragauge.generate.questions.balance import cover_first, interleave_by_document, select
 from ragauge.generate.questions.candidate import Candidate
 from ragauge.generate.questions.dedup import NearDuplicateFilter
 from ragauge.generate.questions.facts import chunk_facts
+from ragauge.generate.questions.prose import prose_questions
 from ragauge.generate.questions.versions import editions, item_key
 
 #: Share of the target given to badly formulated variants and to dictionary paraphrases.
@@ -43,6 +44,9 @@ CAPS = {"unanswerable": 0.1, "sensitive": 0.05}
 #: In the fill pass (other buckets exhausted) a capped bucket may grow to this many times its cap; a
 #: small corpus then yields fewer cases than asked rather than a set made mostly of "not found".
 FILL_CAP_FACTOR = 2.5
+#: Most of the base cases (before variants) the coverage pass may take: one question for each fact-bearing
+#: chunk first, the balanced round-robin for the rest.
+COVER_SHARE = 0.6
 
 
 def picked_by(cases: Iterable[Candidate], bucket: str) -> int:
@@ -146,11 +150,14 @@ def _variants(bases: list[Candidate], budget_noise: int, budget_para: int, rng: 
 
 def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, lang: str | None = None,
                        documents: Iterable[Document] | None = None, dedup_threshold: float = 0.9,
-                       ) -> tuple[list[GoldenCase], dict[str, Any]]:
+                       verify: bool = True) -> tuple[list[GoldenCase], dict[str, Any]]:
     """Generate up to ``n`` golden cases from ``chunks`` with no model; see the module docstring.
 
     Returns ``(cases, summary)``; the summary counts cases per type, slice, document and language,
-    candidates made, and candidates dropped with the reason.
+    candidates made, candidates dropped with the reason, and the coverage of fact-bearing chunks
+    (``summary["coverage"]``, :mod:`.coverage`). ``verify`` uses the offline judge (when its packages are
+    installed) to check references and the absence of unanswerable answers; ``summary["judge"]`` says
+    whether it ran.
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ConfigError(f"n must be a positive integer (got {n!r})")
@@ -194,16 +201,35 @@ def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, 
     cands += build.multi_candidates(tables, old_docs, rng, limit=max(4, n // 8))
     cands += build.long_section_candidates([c for c in usable if c.doc_id not in old_docs and c.id in own], longs,
                                            own)
-    cands += build.unanswerable_candidates(usable, own, dropped)  # absence is checked against every chunk
+    skip = {f.sentence for f in all_facts if f.kind in ("value", "definition")}  # asked by the templates above
+    why: dict[str, Counter] = {}
+    prose = prose_questions([c for c in usable if c.doc_id not in old_docs and c.id in own], own, dropped,
+                            skip=skip, lang=lang, why=why)
+    cands += build.prose_candidates(prose, longs)
+    judge_factory = _judge_factory() if verify else None
+    cands += build.unanswerable_candidates(prose, usable, dropped, judge_factory,  # absence: against every chunk
+                                           limit=max(2, round(FILL_CAP_FACTOR * CAPS["unanswerable"] * n)),
+                                           table_facts=[f for f in table_facts if not lang or f.lang == lang])
+    cands += build.period_candidates([f for f in table_facts if not lang or f.lang == lang], family, usable, dropped)
     cands += build.sensitive_candidates(usable, own)
     made = len(cands)
+    cands, failed = _checked(cands, dropped, judge_factory)
     cands = _merge_same_question(cands, dropped)
 
     dedup = NearDuplicateFilter(dedup_threshold)
     n_noise = round(n * NOISE_SHARE)
     n_para = round(n * PARAPHRASE_SHARE)
     caps = {k: max(1, round(share * n)) for k, share in CAPS.items()}
-    picked, refused = select(cands, n - n_noise - n_para, rng, accept=lambda c: dedup.accept(c.question), caps=caps)
+    n_base = n - n_noise - n_para
+    bearing = [c for c in usable if c.id in own and c.doc_id not in old_docs and coverage.fact_bearing(c)]
+    first, refused_first = cover_first(cands, interleave_by_document(bearing), round(COVER_SHARE * n_base), rng,
+                                       accept=lambda c: dedup.accept(c.question))
+    first_set = set(first)
+    left = [i for i in range(len(cands)) if i not in first_set]
+    picked, refused = select([cands[i] for i in left], n_base - len(first), rng,
+                             accept=lambda c: dedup.accept(c.question), caps=caps)
+    picked = first + [left[i] for i in picked]
+    refused += refused_first
     bases = [cands[i] for i in picked]
     taken = {c.question.casefold() for c in bases}
     variants = _variants(bases, n_noise, n_para, rng, dedup, taken)
@@ -228,7 +254,64 @@ def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, 
                                 relevant_ids=c.relevant_ids, type=c.type, slices=c.slices, language=c.lang,
                                 source=_source(c), generator="offline", template=c.template, seed=seed,
                                 expected_behaviour=c.expected_behaviour, extra=extra))
-    return cases, summarize(cases, n=n, seed=seed, candidates=made, dropped=dropped)
+    summary = summarize(cases, n=n, seed=seed, candidates=made, dropped=dropped)
+    made_ids = {ch.id for c in cands for ch in c.chunks}
+    summary["coverage"] = coverage.summary(bearing, [c.relevant_ids for c in cases], made=made_ids, failed=failed,
+                                           why=why)
+    summary["by_fact_kind"] = dict(sorted(Counter(str(c.extra.get("fact_kind")) for c in cases
+                                                  if c.extra.get("fact_kind")).items()))
+    summary["judge"] = "offline" if judge_factory is not None and _JUDGE_STATE.get("ok") else (
+        "off" if not verify else "unavailable: references checked by numbers only, absence by lemmas only")
+    return cases, summary
+
+
+_JUDGE_STATE: dict[str, bool] = {}
+
+
+def _judge_factory():
+    """A callable giving the shared offline judge (models load once per process), or raising when its
+    packages are missing; the callers then fall back to the checks without it and say so."""
+    def make():
+        try:
+            from ragauge.judges.offline.judge import OfflineJudge
+
+            judge = OfflineJudge.shared()
+            judge.claims(["Проверка."], ["ru"])  # fails here, once, when a model package is missing
+        except Exception:
+            _JUDGE_STATE["ok"] = False
+            raise
+        _JUDGE_STATE["ok"] = True
+        return judge
+
+    return make
+
+
+def _checked(cands: list[Candidate], dropped: Counter, judge_factory) -> tuple[list[Candidate], dict[str, Counter]]:
+    """Drop candidates whose reference fails a check (:mod:`.verify`), counting the reason overall and per chunk."""
+    failed: dict[str, Counter] = {}
+    judge = None
+    if judge_factory is not None:
+        try:
+            judge = judge_factory()
+        except Exception:  # noqa: BLE001 - missing optional models: numbers and quotes only; the summary says so
+            judge = None
+    bad = verify.unsupported(judge, cands) if judge is not None else [False] * len(cands)
+    out = []
+    for c, unsupported in zip(cands, bad):
+        reason = None
+        if verify.missing_numbers(c):
+            reason = "reference_number_not_in_chunk"
+        elif verify.quote_missing(c):
+            reason = "sensitive_quote_not_in_chunk"
+        elif unsupported:
+            reason = "reference_not_supported_by_judge"
+        if reason is None:
+            out.append(c)
+            continue
+        dropped[reason] += 1
+        for ch in c.chunks[:1]:
+            failed.setdefault(ch.id, Counter())[reason] += 1
+    return out, failed
 
 
 

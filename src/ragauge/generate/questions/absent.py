@@ -1,0 +1,238 @@
+"""Unanswerable questions from the corpus's own vocabulary: an attribute the documents state for one subject,
+asked about another subject of the same documents for which they do not state it.
+
+"В какой срок выплачивается годовая премия?" is answered by the corpus; its frame "В какой срок выплачивается
+{subj}" with the subject of another sentence with the same verb ("Квартальная премия выплачивается в размере
+до 30% …", stated only as an amount) gives "В какой срок выплачивается квартальная премия?", which the
+documents do not answer. The frame keeps its
+own verb, so the new subject must agree with it in number; the new subject must be used with the same verb
+elsewhere, or be an entity of the same kind (the same head noun) (:attr:`ProseQuestion.form`); only frames without
+other words (no object, no prefix) are used, so the question reads as written by a person.
+
+A candidate is kept only when it is absent twice over:
+
+* **by lemmas** (:func:`stated_by_lemmas`): no sentence of the corpus holds every content lemma of the
+  new subject together with a quantity of the frame's kind (a prose question of that kind about it);
+* **by the judge** (:func:`stated_by_judge`): the offline verifier does not find the claim "SUBJECT VERB
+  QUANTITY-OF-THE-FRAME" supported, with evidence about that subject, by the chunks that share most lemmas
+  with the question.
+
+Price rows give a second kind (:func:`recombined_items`): an item of the same kind as the rows that no row
+names ("облицовка фасада" where the list has "облицовка стен" and "штукатурка фасада").
+
+Nothing comes from a fixed list: every content word of the question is in the corpus.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any, Callable, Sequence
+
+from ragauge.generate.chunking import Chunk
+from ragauge.generate.questions import morph
+from ragauge.generate.questions.prose import ProseQuestion
+from ragauge.generate.questions.special import lemmas
+
+NOT_FOUND = {"ru": "В документах нет ответа на этот вопрос.", "en": "The documents do not answer this question."}
+
+
+def _subject_text(q: ProseQuestion) -> str:
+    return morph.lower_first(q.subject) if q.lang == "ru" else q.subject
+
+
+def stated_by_lemmas(subject: str, kind: str, items: Sequence[ProseQuestion]) -> bool:
+    """True when some sentence of the corpus gives a quantity of ``kind`` about ``subject``."""
+    own = set(lemmas(subject))
+    return any(q.kind == kind and own <= set(lemmas(q.reference)) for q in items)
+
+
+def _top_chunks(question: str, bags: Sequence[tuple[Chunk, set[str]]], k: int = 3) -> list[Chunk]:
+    own = set(lemmas(question))
+    scored = sorted(bags, key=lambda cb: (-len(own & cb[1]), cb[0].id))
+    return [c for c, _ in scored[:k]]
+
+
+def stated_by_judge(judge: Any, claim: str, lang: str, contexts: Sequence[str], subject: str) -> bool:
+    """True when the offline verifier finds every claim of ``claim`` supported by ``contexts`` with evidence
+    that names ``subject`` (all its content lemmas). The verifier alone labels "Годовая премия выплачивается в
+    размере до 30%" supported by "Квартальная премия выплачивается в размере до 30%" (the number matches),
+    so its evidence span must be about this subject to count as an answer."""
+    claims = judge.claims([claim], [lang])[0]
+    if not claims:
+        return False
+    verdicts = judge.verify([(claims, list(contexts), lang)])[0]
+    own = set(lemmas(subject))
+    return bool(verdicts) and all(v.label == "supported" and v.evidence is not None
+                                  and own <= set(lemmas(v.evidence.text)) for v in verdicts)
+
+
+def absent_candidates(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], dropped: Counter, *,
+                      judge: Any = None, limit: int = 12) -> list[tuple[str, str, dict]]:
+    """Up to ``limit`` (question, lang, extra) unanswerable questions, in a deterministic order.
+
+    ``judge`` (an :class:`~ragauge.judges.offline.judge.OfflineJudge`, or None when unavailable) makes the
+    second absence check; without it the lemma check alone decides and ``dropped`` counts
+    ``unanswerable_unchecked_by_judge``."""
+    out: list[tuple[str, str, dict]] = []
+    asked = {q.question.casefold() for q in items}
+    seen: set[str] = set()
+    frames = [q for q in items if q.frame]
+    bags = [(c, set(lemmas(c.text))) for c in chunks] if frames and judge is not None else []
+    for a in frames:
+        for b in items:
+            if len(out) >= limit:
+                return out
+            if b is a or b.lang != a.lang or b.form != a.form or not b.form or not _related(a, b):
+                continue
+            subject = _subject_text(b)
+            if set(lemmas(subject)) == set(lemmas(_subject_text(a))) or "{" in subject:
+                continue
+            question = a.frame.replace("{subj}", subject)
+            question = question[:1].upper() + question[1:]
+            key = question.casefold()
+            if key in seen or key in asked:
+                continue
+            seen.add(key)
+            if stated_by_lemmas(subject, a.kind, items):
+                dropped["unanswerable_stated_in_corpus_by_lemmas"] += 1
+                continue
+            if judge is not None:
+                claim = _claim(a, subject)
+                contexts = [c.text for c in _top_chunks(question, bags)]
+                if stated_by_judge(judge, claim, a.lang, contexts, subject):
+                    dropped["unanswerable_supported_by_judge"] += 1
+                    continue
+            else:
+                dropped["unanswerable_unchecked_by_judge"] += 1
+            out.append((question, a.lang, {"absent_subject": subject, "frame_from": a.question,
+                                           "absent_check": "lemmas+judge" if judge is not None else "lemmas"}))
+    return out
+
+
+def _frame_verb(a: ProseQuestion) -> str:
+    """The verb of a frame: the word before "{subj}" (Russian), the last word (English)."""
+    words = a.frame.rstrip("?").split()
+    if a.lang == "ru":
+        at = words.index("{subj}") if "{subj}" in words else 0
+        return words[at - 1] if at else ""
+    return words[-1]
+
+
+def _head(q: ProseQuestion) -> str | None:
+    if q.lang == "ru":
+        return morph.head_lemma(morph.lower_first(q.subject))
+    words = [w for w in re.findall(r"[a-z]+", q.subject.lower()) if w not in ("the", "a", "an")]
+    of = words.index("of") if "of" in words else len(words)
+    return words[of - 1].rstrip("s") if of else None
+
+
+def _related(a: ProseQuestion, b: ProseQuestion) -> bool:
+    """``b``'s sentence uses the verb of ``a``'s frame (an attribute the documents discuss for it), or its
+    subject is an entity of the same kind (the same head noun: "общий анализ крови" for "биохимический
+    анализ крови")."""
+    verb = set(lemmas(_frame_verb(a)))
+    if verb and verb <= set(lemmas(b.reference)):
+        return True
+    head = _head(a)
+    return head is not None and head == _head(b)
+
+
+def _claim(a: ProseQuestion, subject: str) -> str:
+    """The frame's own sentence with the other subject in place of its subject."""
+    own = a.subject
+    ref = a.reference
+    if own and own in ref:
+        return ref.replace(own, subject[:1].upper() + subject[1:], 1)
+    return ref
+
+
+def _head_and_complement(item: str) -> tuple[str, str] | None:
+    """("штукатурка", "фасада") from "Цементная штукатурка фасада по сетке": the head noun (nominative) and the
+    genitive noun right after it, as written (lower-cased); None when the item is not of that shape."""
+    analyzer = morph._analyzer()
+    if analyzer is None:
+        return None
+    words = item.split()
+    for i, w in enumerate(words[:3]):
+        p = morph._nominative_parse(w) if re.fullmatch(r"[А-Яа-яЁё-]+", w) else None
+        if p is None:
+            return None
+        if p.tag.POS == "NOUN":
+            if i + 1 >= len(words) or not re.fullmatch(r"[а-яё]+", words[i + 1]):
+                return None
+            nxt = analyzer.parse(words[i + 1])
+            if not (nxt[0].tag.POS == "NOUN" and str(nxt[0].tag.case) == "gent"):
+                return None
+            return w.lower(), words[i + 1]
+    return None
+
+
+def recombined_items(items: Sequence[str]) -> list[tuple[str, str]]:
+    """New "head complement" pairs of the same kind as the items: two heads are of a kind when they share a
+    complement ("облицовка стен", "штукатурка стен"), and each then takes the other's complements
+    ("облицовка фасада" from "штукатурка фасада"). Returns (new item, the item it was modelled on)."""
+    pairs = [(hc, it) for it in items if (hc := _head_and_complement(it)) is not None]
+    comps: dict[str, dict[str, str]] = {}
+    for (head, comp), it in pairs:
+        comps.setdefault(head, {}).setdefault(comp, it)
+    out = []
+    heads = sorted(comps)
+    for h1 in heads:
+        for h2 in heads:
+            if h1 == h2 or not set(comps[h1]) & set(comps[h2]):
+                continue
+            for comp in sorted(set(comps[h2]) - set(comps[h1])):
+                out.append((f"{h1} {comp}", comps[h2][comp]))
+    return out
+
+
+def table_rows(items: Sequence[str], chunks: Sequence[Chunk], dropped: Counter, *, judge: Any = None,
+               limit: int = 12) -> list[tuple[str, str, dict]]:
+    """"Сколько стоит облицовка фасада?" when the price list has "облицовка стен" and "штукатурка фасада" but
+    no row (or sentence) with both "облицовка" and "фасад"; checked by lemmas and by the judge."""
+    out: list[tuple[str, str, dict]] = []
+    texts = [set(lemmas(line)) for c in chunks for line in re.split(r"\n|(?<=[.!?])\s+", c.text) if line.strip()]
+    bags = [(c, set(lemmas(c.text))) for c in chunks] if judge is not None else []
+    for item, model in recombined_items(items):
+        if len(out) >= limit:
+            break
+        own = set(lemmas(item))
+        if not own or any(own <= t for t in texts):
+            dropped["unanswerable_stated_in_corpus_by_lemmas"] += 1
+            continue
+        form = morph.gender_number(item)
+        form = str(form) if form is not None else None
+        if form is None:
+            continue
+        question = f"Сколько {'стоят' if form == 'plur' else 'стоит'} {item}?"
+        if judge is not None:
+            contexts = [c.text for c in _top_chunks(question, bags)]
+            if stated_by_judge(judge, f"{item[:1].upper()}{item[1:]} стоит 1000 руб.", "ru", contexts, item):
+                dropped["unanswerable_supported_by_judge"] += 1
+                continue
+        else:
+            dropped["unanswerable_unchecked_by_judge"] += 1
+        out.append((question, "ru", {"absent_subject": item, "modelled_on": model,
+                                     "absent_check": "lemmas+judge" if judge is not None else "lemmas"}))
+    return out
+
+
+def unanswerable_rows(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], dropped: Counter,
+                      judge_factory: Callable[[], Any] | None, limit: int,
+                      table_items: Sequence[str] = ()) -> list[tuple[str, str, str, dict]]:
+    """(question, reference, lang, extra) rows for :mod:`.build`: other subjects in the frames of prose
+    questions, then new items of the same kind as the Russian price rows."""
+    judge = None
+    if judge_factory is not None and (any(q.frame for q in items) or table_items):
+        try:
+            judge = judge_factory()
+        except Exception:  # noqa: BLE001 - a missing optional model: the lemma check alone, reported
+            judge = None
+    rows = absent_candidates(items, chunks, dropped, judge=judge, limit=limit)
+    if table_items and len(rows) < limit:
+        rows += table_rows(table_items, chunks, dropped, judge=judge, limit=limit - len(rows))
+    return [(q, NOT_FOUND[lang], lang, extra) for q, lang, extra in rows]
+
+
+__all__ = ["NOT_FOUND", "absent_candidates", "recombined_items", "table_rows", "stated_by_judge", "stated_by_lemmas", "unanswerable_rows"]

@@ -1,0 +1,393 @@
+"""Facts from prose: one question per sentence that holds a quantity, asked from the sentence's own subject.
+
+A sentence ``SUBJECT VERB [MIDDLE] OPERATOR QUANTITY [CONDITION]`` ("Заявление на отпуск подаётся
+руководителю не позднее чем за 14 календарных дней до его начала") gives the question
+``Q VERB SUBJECT MIDDLE?`` ("В какой срок подаётся заявление на отпуск руководителю?"), where Q comes
+from the operator and the quantity's kind (:data:`RU_OPERATORS`, :func:`_ru_question_word`): a deadline,
+a duration, an amount, a percentage, a limit, a frequency, a time of day. The sentence with the verb
+before its subject ("Пенсионерам предоставляется скидка 10% на все приёмы врачей") gives
+"Какая скидка предоставляется пенсионерам?". English: ``SUBJECT AUX|VERB-s … QUANTITY`` ("Expense reports
+must be submitted within 10 working days after the trip" -> "How soon must expense reports be submitted?").
+
+Grammar is checked with pymorphy3, not assumed: the subject's head must be a noun (or a substantivised
+adjective: "Суточные") in the nominative, the verb finite and agreeing with it in number (and gender in
+the past tense), and "Какой/Какая/Какое/Какие" agree with the noun. The reference is the sentence itself
+(a clause number removed), so every number and condition of the reference is in its chunk.
+
+A sentence that gives no question is counted in ``dropped`` by reason (``prose_no_subject``,
+``prose_no_verb``, ``prose_no_agreement``, ``prose_no_question_form``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable
+
+from ragauge.generate.chunking import Chunk
+from ragauge.generate.questions import morph
+from ragauge.generate.questions.facts import NUMBER, sentence_language, sentences
+
+_CLAUSE = re.compile(r"^\d+(?:\.\d+)+\.?\s+")
+_WORD = re.compile(r"\S+")
+_RU_PREP = {"при", "если", "в", "на", "за", "по", "с", "для", "после", "до", "от", "и", "но", "а", "это", "над",
+            "под", "перед", "через", "во", "со", "из", "о", "об", "у", "к", "он", "она", "они", "оно", "его", "её",
+            "их", "то", "так", "также", "кроме", "свыше", "этот", "эта", "эти", "это", "такой", "такие"}
+_RU_PRONOUNS = {"он", "она", "оно", "они", "его", "её", "ее", "их", "этот", "эта", "это", "эти", "этого", "такой",
+                "таком", "такого", "который", "которая", "которые"}
+#: Operator words just before a number, longest first: (words, kind of operator).
+RU_OPERATORS = [
+    ("не позднее чем за", "deadline"), ("не позже чем за", "deadline"), ("не менее чем за", "deadline"),
+    ("не позднее", "deadline"),
+    ("в течение", "within"), ("в размере до", "amount"), ("в размере", "amount"), ("в пределах", "range"),
+    ("на срок до", "term"), ("на срок", "term"), ("продолжительностью", "length"), ("по ставке", "rate"),
+    ("не чаще", "often"), ("не реже", "often"), ("не более", "limit"), ("не менее", "least"), ("через", "after"),
+    ("до", "upto"), ("за", "deadline"), ("с", "clock"),
+]
+_RU_TIME = re.compile(r"^(?:рабоч|календарн)?\w*\s?(?:дн|день|дня|час|минут|недел|месяц|лет|год|сут)", re.I)
+_RU_TIME_UNIT = re.compile(r"^(?:дн|день|дня|час|минут|недел|месяц|лет|год|сут)", re.I)
+_RU_MONEY = re.compile(r"^(?:руб|₽|коп|тыс|млн|\$|€)", re.I)
+_LASTING = {"храниться", "действовать", "длиться", "сохраняться", "действительный"}
+_WHAT = {"masc": "Какой", "femn": "Какая", "neut": "Какое", "plur": "Какие"}
+
+
+@dataclass(frozen=True)
+class ProseQuestion:
+    """A question formed from one sentence, with the sentence as its reference."""
+
+    chunk: Chunk
+    lang: str
+    question: str
+    reference: str
+    subject: str
+    kind: str  #: "deadline", "duration", "amount", "percent", "limit", "frequency", "time", "count"
+    frame: str = ""  #: the question with "{subj}" for its subject, when another subject fits it as is
+    form: str = ""  #: "sing" or "plur": what the frame's verb agrees with
+
+
+def _parse(word: str):
+    analyzer = morph._analyzer()
+    return analyzer.parse(word.lower())[0] if analyzer is not None else None
+
+
+def _is_verb(word: str) -> bool:
+    clean = word.strip(",.;:«»\"")
+    if not re.fullmatch(r"[а-яёА-ЯЁ-]+", clean):
+        return False
+    p = _parse(clean)
+    return p is not None and p.tag.POS == "VERB" and p.tag.mood == "indc"
+
+
+def _subject_form(subject: str) -> str | None:
+    """"masc"/"femn"/"neut"/"plur" of a nominative noun phrase (substantivised adjectives included)."""
+    words = [w.strip(",.;:") for w in subject.split()]
+    if not words or words[0].lower() in _RU_PREP or any(w.lower() in _RU_PRONOUNS for w in words):
+        return None
+    form = morph.gender_number(subject)
+    if form is not None:
+        return str(form)
+    p = morph._nominative_parse(words[0]) if re.fullmatch(r"[а-яёА-ЯЁ]+", words[0]) else None
+    if p is not None and p.tag.POS == "ADJF" and str(p.tag.number) == "plur" and (
+            len(words) == 1 or _parse(words[1]).tag.POS in ("PREP", "NOUN")):
+        return "plur"
+    return None
+
+
+_NOT_IN_MIDDLE = {"и", "или", "а", "при", "не", "чем", "если", "когда", "более", "менее", "свыше"}
+
+
+def _is_comparative(word: str) -> bool:
+    p = _parse(word.strip(",.;:")) if re.fullmatch(r"[а-яёА-ЯЁ-]+", word.strip(",.;:")) else None
+    return p is not None and p.tag.POS == "COMP"
+
+
+def _agrees(verb: str, form: str) -> bool:
+    p = _parse(verb.strip(",.;:"))
+    if p is None:
+        return False
+    number, gender = str(p.tag.number or ""), str(p.tag.gender or "")
+    if number and (number == "plur") != (form == "plur"):
+        return False
+    if str(p.tag.tense or "") == "past" and gender and form != "plur" and gender != form:
+        return False
+    return True
+
+
+def _operator(pre: list[str]) -> tuple[int, str]:
+    """How many trailing words of ``pre`` form an operator, and its kind (0, "") when none."""
+    low = [w.lower().strip(",") for w in pre]
+    for words, kind in RU_OPERATORS:
+        ws = words.split()
+        if len(low) >= len(ws) and low[len(low) - len(ws):] == ws:
+            return len(ws), kind
+    return 0, ""
+
+
+def _quantity_kind(after: str, number: str) -> str:
+    rest = after.lstrip()
+    if ":" in number or re.match(r"^:\d\d", rest):
+        return "time"
+    if rest.startswith("%"):
+        return "percent"
+    if _RU_MONEY.match(rest):
+        return "money"
+    if _RU_TIME.match(rest) or _RU_TIME_UNIT.match(rest):
+        return "duration"
+    if re.match(r"^раз", rest):
+        return "count_times"
+    if re.match(r"^(?:январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр|числа)", rest):
+        return "date"
+    return "count"
+
+
+def _ru_question_word(op: str, qkind: str, lemma: str) -> tuple[str, str] | None:
+    """(question opening, fact kind) for an operator, a quantity kind and the verb's lemma; None: no
+    natural question."""
+    if op == "often" or qkind == "count_times":
+        return "Как часто", "frequency"
+    if qkind == "time" or op == "clock":
+        return ("В какое время", "time") if qkind == "time" else None
+    if qkind in ("duration", "date"):
+        table = {"deadline": "В какой срок", "within": "В какой срок", "term": "На какой срок",
+                 "length": "Какой продолжительности", "after": "Через какое время", "upto": "До какого срока",
+                 "limit": "За какое время"}
+        if op == "within" and lemma in _LASTING:
+            return "Как долго", "duration"
+        if op in table:
+            return table[op], "deadline" if op in ("deadline", "within", "upto") else "duration"
+        if not op:
+            return ("Сколько" if lemma in ("длиться", "составлять", "стоить") else "Как долго"), "duration"
+        return None
+    if qkind in ("money", "percent"):
+        kind = "amount" if qkind == "money" else "percent"
+        table = {"amount": "В каком размере", "range": "В каких пределах", "rate": "По какой ставке",
+                 "limit": "В каком размере", "upto": "В каком размере", "least": "В каком размере"}
+        if op in table:
+            return table[op], "limit" if op in ("range", "limit", "upto") else kind
+        if not op and lemma in ("стоить", "составлять"):
+            return "Сколько", kind
+        return None
+    return None
+
+
+def _clean_tail(words: list[str]) -> list[str]:
+    return [w.strip(",;:") for w in words]
+
+
+def _split_subject(words: list[str], verb_at: int, verb: str) -> tuple[list[str], str, str] | None:
+    """(prefix, subject, form): the nominative noun phrase agreeing with the verb just before it, after an
+    optional prepositional prefix ("При досрочном расторжении вклада | проценты | начисляются")."""
+    for k in range(0, verb_at):
+        if k and words[0].lower() not in _RU_PREP:
+            break
+        subject = " ".join(words[k:verb_at])
+        if k and (verb_at - k > 4 or any(w.lower() in _RU_PREP for w in words[k:verb_at])):
+            continue
+        form = _subject_form(subject)
+        if form is not None and _agrees(verb, form):
+            return _clean_tail(words[:k]), subject, form
+    return None
+
+
+def _lower(words: list[str]) -> str:
+    text = " ".join(words)
+    return morph.lower_first(text) if text else ""
+
+
+def _ru_question(sentence: str) -> tuple[str | None, str, str]:
+    """(question, fact kind, subject) or (None, drop reason, "")."""
+    body = re.sub(r"(?<=\d)[ \u00a0](?=\d{3}\b)", "", _CLAUSE.sub("", sentence).rstrip(".!"))
+    words = _WORD.findall(body)
+    verb_at = next((i for i, w in enumerate(words) if _is_verb(w)), None)
+    if verb_at is None:
+        return None, "prose_no_verb", "", "", ""
+    first_num = next((i for i, w in enumerate(words) if i > verb_at and NUMBER.search(w)), None)
+    if first_num is None:
+        return None, "prose_no_quantity", "", "", ""
+    verb = words[verb_at].strip(",")
+    if any("," in w or "(" in w for w in words[:verb_at]) or verb_at == 0:
+        return None, "prose_no_subject", "", "", ""
+    lemma = _parse(verb).normal_form
+    op_len, op = _operator(words[:first_num])
+    number = words[first_num]
+    after = " ".join(words[first_num + 1:first_num + 3])
+    if re.fullmatch(r"[\d.,]+%", number):
+        number, after = number[:-1], "%"
+    qkind = _quantity_kind(after, number)
+    middle = _clean_tail(words[verb_at + 1:first_num - op_len])
+    split = _split_subject(words, verb_at, verb)
+    if split is None:
+        # the verb before its subject: "Пенсионерам предоставляется скидка 10% …"
+        cand = " ".join(middle)
+        form2 = _subject_form(cand) if cand and len(middle) <= 5 and not any(
+            w.lower() in _NOT_IN_MIDDLE or _is_comparative(w) for w in middle) else None
+        if form2 is None or not _agrees(verb, form2):
+            return None, "prose_no_subject", "", "", ""
+        prefix = _clean_tail(words[:verb_at])
+        if any(w.lower() in _RU_PRONOUNS for w in prefix) or morph.inflect(cand, "gent") is None:
+            return None, "prose_no_agreement", "", "", ""
+        if op in ("", "amount") and qkind in ("percent", "money"):
+            question = f"{_WHAT[form2]} {_lower(middle)} {verb} {_lower(prefix)}?"
+            return question, "percent" if qkind == "percent" else "amount", cand, "", ""
+        opening = _ru_question_word(op, qkind, lemma)
+        if opening is None:
+            return None, "prose_no_question_form", "", "", ""
+        return f"{opening[0]} {verb} {_lower(middle)} {_lower(prefix)}?", opening[1], cand, "", ""
+    prefix, subject, form = split
+    if any(w.lower() in _RU_PRONOUNS for w in prefix + middle) or len(subject.split()) > 10 or len(middle) > 5:
+        return None, "prose_no_question_form", "", "", ""
+    if any(w.lower() in _NOT_IN_MIDDLE or _is_verb(w) or _is_comparative(w) for w in middle):
+        return None, "prose_no_question_form", "", "", ""  # a condition on the number, not its attribute
+    if lemma == "составлять":
+        opening: tuple[str, str] | None = ("Сколько", {"money": "amount", "percent": "percent"}.get(qkind, "duration"))
+    else:
+        opening = _ru_question_word(op, qkind, lemma)
+    if opening is None:
+        return None, "prose_no_question_form", "", "", ""
+    q, kind = opening
+    subj = morph.lower_first(subject)
+    reflexive = verb.lower().endswith(("ся", "сь")) or "intr" in _parse(verb).tag
+    core = f"{verb} {subj}" if reflexive or q == "Сколько" else f"{subj} {verb}"
+    question = " ".join([q, core] + middle + ([_lower(prefix)] if prefix else [])) + "?"
+    frame = f"{q} {verb} {{subj}}?" if core.startswith(verb) and not middle and not prefix else ""
+    return question, kind, subject, frame, "plur" if form == "plur" else "sing"
+
+
+# --- English -------------------------------------------------------------------------------------------
+_EN_AUX = {"is", "are", "must", "will", "shall", "may", "can", "should"}
+_EN_BAD = {"it", "this", "that", "these", "those", "there", "he", "she", "they", "we", "you", "if", "when", "in",
+           "on", "at", "for", "after", "before", "and", "but", "or", "which", "each", "every"}
+_EN_TIME = re.compile(r"^(?:working |business |calendar )?(?:days?|hours?|minutes?|weeks?|months?|years?)\b", re.I)
+
+
+def _en_question(sentence: str) -> tuple[str | None, str, str]:
+    body = re.sub(r"(?<=\d)[ ,](?=\d{3}\b)", "", _CLAUSE.sub("", sentence).rstrip(".!"))
+    words = _WORD.findall(body)
+    first_num = next((i for i, w in enumerate(words) if re.search(r"\d", w)), None)
+    if first_num is None:
+        return None, "prose_no_quantity", "", "", ""
+    aux_at = next((i for i, w in enumerate(words[:first_num]) if w.lower() in _EN_AUX), None)
+    verb_s = None
+    if aux_at is None:  # "The line manager approves leave requests within 3 working days"
+        verb_s = next((i for i, w in enumerate(words[:first_num]) if i > 0 and re.fullmatch(r"[a-z]{3,}s", w)
+                       and not w.endswith("ss") and words[i - 1][:1].isalpha()
+                       and words[i - 1].lower() not in ("the", "a", "an", "of", "for")), None)
+    at = aux_at if aux_at is not None else verb_s
+    if not at:
+        return None, "prose_no_verb", "", "", ""
+    subject = words[:at]
+    if subject[0].lower() in _EN_BAD or any("," in w for w in words[:first_num]) or len(subject) > 8:
+        return None, "prose_no_subject", "", "", ""
+    number = words[first_num]
+    pre = [w.lower() for w in words[at + 1:first_num]]
+    after = " ".join(words[first_num + 1:first_num + 3])
+    unit = "money" if "$" in number or "€" in number else "percent" if number.endswith("%") else \
+        "time" if _EN_TIME.match(after) else "count"
+    ops = [("at least", "least"), ("up to", "upto"), ("within", "within"), ("every", "every"), ("for", "for"),
+           ("at", "at"), ("capped at", "at"), ("of", "of")]
+    op, op_len = "", 0
+    for text, kind in ops:
+        ws = text.split()
+        if pre[len(pre) - len(ws):] == ws:
+            op, op_len = kind, len(ws)
+            break
+    middle = words[at + 1:first_num - op_len]
+    if aux_at is not None and words[at].lower() in ("is", "are") and not middle and not op:
+        return None, "prose_left_to_value_template", "", "", ""
+    if any(w.lower() in ("a", "an", "than", "and", "or") for w in middle) or len(middle) > 5:
+        return None, "prose_no_question_form", "", "", ""
+    tail_words = " ".join(words[first_num + 1:]).lower()
+    if unit == "time":
+        unit_word = _EN_TIME.match(after).group().split()[-1]
+        unit_word = unit_word if unit_word.endswith("s") else unit_word + "s"
+        if op == "within":
+            q, kind = "How soon", "deadline"
+        elif op == "every":
+            q, kind = "How often", "frequency"
+        elif op == "for":
+            q, kind = "How long", "duration"
+        elif op == "least" and ("before" in tail_words or "in advance" in tail_words):
+            q, kind = "How far in advance", "deadline"
+        elif op == "upto":
+            q, kind = f"Up to how many {unit_word}", "limit"
+        elif not op:
+            q, kind = f"How many {unit_word}", "duration"
+        else:
+            return None, "prose_no_question_form", "", "", ""
+    elif unit in ("money", "percent"):
+        if op == "upto":
+            q, kind = "Up to what amount", "limit"
+        elif op == "at" and unit == "percent":
+            q, kind = "At what rate", "percent"
+        elif op == "at":
+            q, kind = "At what level", "limit"
+        else:
+            return None, "prose_no_question_form", "", "", ""
+    else:
+        return None, "prose_no_question_form", "", "", ""
+    subj = " ".join(subject)
+    subj = subj[:1].lower() + subj[1:] if not re.match(r"^[A-Z]{2,}", subj) else subj
+    if aux_at is not None:
+        core = [words[at].lower(), subj] + middle
+    else:
+        verb = words[at]
+        base = verb[:-2] if verb.endswith(("ches", "shes", "sses", "xes")) else verb[:-1]
+        does = "do" if subject[-1].lower().endswith("s") and not subject[-1].lower().endswith("ss") else "does"
+        core = [does, subj, base] + middle
+    plural = subject[-1].lower().endswith("s") and not subject[-1].lower().endswith("ss")
+    frame = f"{q} {words[at].lower()} {{subj}} {' '.join(middle)}?" if aux_at is not None and middle else ""
+    return " ".join([q] + core) + "?", kind, subj, frame.replace(" ?", "?"), "plur" if plural else "sing"
+
+
+def prose_questions(chunks: Iterable[Chunk], langs: dict[str, str], dropped: Counter, *,
+                    skip: set[str] = frozenset(), lang: str | None = None,
+                    why: dict[str, Counter] | None = None) -> list[ProseQuestion]:
+    """One question per quantity-bearing sentence of every text chunk (sentences in ``skip`` are left to
+    the older templates). Sentences without a usable subject, verb or question form are counted."""
+    out = []
+    for chunk in chunks:
+        if chunk.kind == "table" or chunk.id not in langs:
+            continue
+        for sent in sentences(chunk):
+            if sent in skip or not re.search(r"\d", sent):
+                continue
+            own = sentence_language(sent)
+            if lang and own != lang:
+                continue
+            if own == "ru" and not morph.available():
+                dropped["prose_russian_morphology_missing"] += 1
+                continue
+            question, kind, subject, frame, form = (_ru_question if own == "ru" else _en_question)(sent)
+            if question is None:
+                dropped[kind] += 1
+                if why is not None:
+                    why.setdefault(chunk.id, Counter())[kind] += 1
+                continue
+            out.append(ProseQuestion(chunk, own, question[:1].upper() + question[1:],
+                                     _CLAUSE.sub("", sent).strip(), subject, kind, frame, form))
+    return qualify(out)
+
+
+def qualify(items: list[ProseQuestion]) -> list[ProseQuestion]:
+    """The same question from sentences with different answers: name the section (or the document) so that
+    each has exactly one answer; identical sentences stay as one question (merged later)."""
+    groups: dict[str, list[int]] = {}
+    for i, q in enumerate(items):
+        groups.setdefault(q.question.casefold(), []).append(i)
+    out = list(items)
+    for idxs in groups.values():
+        if len({items[i].reference for i in idxs}) < 2:
+            continue
+        for i in idxs:
+            q = items[i]
+            sections = {items[j].chunk.section[-1] if items[j].chunk.section else "" for j in idxs}
+            name = q.chunk.section[-1] if len(sections) == len(idxs) and q.chunk.section else q.chunk.title
+            where = (f" согласно разделу «{name}»" if q.chunk.section and name == q.chunk.section[-1]
+                     else f" по документу «{name}»") if q.lang == "ru" else f" according to “{name}”"
+            out[i] = ProseQuestion(q.chunk, q.lang, q.question[:-1] + where + "?", q.reference, q.subject, q.kind,
+                                   q.frame, q.form)
+    return out
+
+
+__all__ = ["ProseQuestion", "RU_OPERATORS", "prose_questions", "qualify"]
