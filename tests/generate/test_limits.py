@@ -281,3 +281,14 @@ def test_generate_command_reports_the_skipped_bomb_and_goes_on(tmp_path: Path, c
     assert main(["generate", str(docs), "--out", str(out), "--n", "5"]) == ExitCode.OK
     err = capsys.readouterr().err
     assert "skipped 1 file(s)" in err and "bomb.docx: skipped: the DOCX expands to 30" in err
+
+
+def test_paragraphs_under_another_prefix_are_counted_too(tmp_path: Path) -> None:
+    """The namespace may be bound to any prefix (review finding: `x:p` passed the pre-count, python-docx then
+    parsed 1.95M paragraphs for 5 s and 771 MB)."""
+    def body() -> Iterator[bytes]:
+        for _ in range(15):
+            yield b'<x:p xmlns:x="urn:w"><x:r><x:t>x</x:t></x:r></x:p>' * 20_000
+    _docx(tmp_path / "prefixed.docx", body())
+    reason = load_folder(tmp_path, limits=DocumentLimits(max_compression_ratio=10_000))[1][0].reason
+    assert "DocumentLimits.max_blocks" in reason

@@ -12,6 +12,7 @@ from ragauge.metrics.registry import parse_metric
 @pytest.mark.parametrize(("typed", "meant"), [
     ("ndcg10", "ndcg@10"), ("ndcg_10", "ndcg@10"), ("recall5", "recall@5"), ("mrr10", "mrr@10"),
     ("hit_rate10", "hit_rate@10"), ("latency95", "latency_p95"), ("ndcg@k", "ndcg@10"), ("ndgc@10", "ndcg@10"),
+    ("map5", "map@5"), ("map_5", "map@5"), ("ndcg-at-10", "ndcg@10"),
 ])
 def test_unknown_metric_suggests_the_full_name(typed: str, meant: str) -> None:
     with pytest.raises(UnknownMetricError) as err:

@@ -61,3 +61,28 @@ def test_an_answer_case_that_declines_fails_by_its_behaviour():
 def test_unknown_behaviour_is_an_input_error():
     with pytest.raises(ragauge.errors.InputError, match="unknown expected_behaviour"):
         assert_sample(_row(REFUSAL, "maybe"), thresholds={"faithfulness": ">= 0.8"})
+
+
+def test_a_refusal_is_not_held_to_relevancy_when_declining_is_expected():
+    row = _row(REFUSAL, "not_found")
+    res = row.results
+    res2 = ragauge.evaluate([dict(id="g1", question=row.sample.question, answer=REFUSAL, contexts=_CTX,
+                                  metadata={"expected_behaviour": "not_found"})],
+                            metrics=["faithfulness", "answer_relevancy"], judge="offline", profile=None, n_resamples=100)
+    assert res is not None
+    gates = assert_sample(sample_result(res2, "g1"), thresholds={"faithfulness": ">= 0.8", "answer_relevancy": ">= 0.8"})
+    assert [g.metric for g in gates] == ["expected_behaviour"]
+
+
+def test_a_non_string_behaviour_is_an_input_error():
+    with pytest.raises(ragauge.errors.InputError, match="unknown expected_behaviour"):
+        assert_sample(_row(REFUSAL, ["not_found"]), thresholds={"faithfulness": ">= 0.8"})
+
+
+def test_failure_messages_carry_no_escape_sequences():
+    evil = "Сколько стоит потолок?\x1b]0;pwned\x07\x1b[2J"
+    data = [{"id": "g1", "question": evil, "answer": INVENTED, "contexts": _CTX}]
+    res = ragauge.evaluate(data, metrics=["faithfulness"], judge="offline", profile=None, n_resamples=100)
+    with pytest.raises(AssertionError) as err:
+        assert_sample(sample_result(res, "g1"), thresholds={"faithfulness": ">= 0.8"})
+    assert "\x1b" not in str(err.value) and "\x07" not in str(err.value)

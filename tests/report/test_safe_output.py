@@ -322,3 +322,20 @@ def test_pytest_plugin_files_are_replaced_together(tmp_path: Path, monkeypatch):
     with pytest.raises(OutputError, match="summary.md"):
         s.write()
     assert _snapshot(out) == before
+
+
+def test_html_caps_huge_ids_and_tag_lists(tmp_path):
+    """A 1 MB id and 2,000 tags of 1 KB stay in results.json; the HTML shows a bounded part (review finding)."""
+    import json as _json
+
+    import ragauge
+
+    rows = [{"id": "x" * 1_000_000, "question": "q?", "retrieved_ids": ["a"], "relevant_ids": ["a"],
+             "tags": [f"t{i}-" + "y" * 1000 for i in range(2000)]},
+            {"id": "b", "question": "q?", "retrieved_ids": ["a"], "relevant_ids": ["a"], "tags": ["t1"]}]
+    path = tmp_path / "big.jsonl"
+    path.write_text("\n".join(_json.dumps(r) for r in rows), encoding="utf-8")
+    ragauge.evaluate(str(path), metrics=["mrr"], profile=None).save(tmp_path / "out")
+    assert (tmp_path / "out" / "report.html").stat().st_size < 200_000
+    doc = _json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
+    assert len(doc["samples"][0]["id"]) == 1_000_000 and len(doc["samples"][0]["tags"]) == 2000

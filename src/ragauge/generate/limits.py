@@ -17,6 +17,7 @@ extracting one page) is not interrupted, which is why sizes are capped before pa
 
 from __future__ import annotations
 
+import re
 import struct
 import time
 import zipfile
@@ -168,6 +169,10 @@ class ZipCounts:
     blocks: int
 
 
+#: The start tag of a WordprocessingML paragraph or table row, whatever prefix the namespace is bound to.
+_BLOCK_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]{0,30}:)?(?:p|tr)[\s/>]")
+
+
 def inspect_zip(path: str | Path, budget: ParseBudget, *, kind: str, streamed: tuple[str, ...] = (),
                 blocks_in: str | None = None) -> ZipCounts:
     """Check a DOCX/XLSX archive against ``budget``'s limits before a parser opens it.
@@ -226,9 +231,10 @@ def inspect_zip(path: str | Path, budget: ParseBudget, *, kind: str, streamed: t
                         if elements > lim.max_xml_elements:
                             raise budget.over(f"the {kind} has more than {lim.max_xml_elements:,} XML elements",
                                               "max_xml_elements")
-                    if count_blocks:
-                        blocks += sum(_count(data, tail4, p) for p in (b"<w:p>", b"<w:p ", b"<w:tr>", b"<w:tr "))
-                        tail4 = data[-4:]
+                    if count_blocks:  # <w:p>, <x:p ...>, <p/> under any prefix (or none): a paragraph or row
+                        window = tail4 + data
+                        blocks += sum(1 for m in _BLOCK_TAG.finditer(window) if m.end() > len(tail4))
+                        tail4 = window[-64:]
                         if blocks > lim.max_blocks:
                             raise budget.over(f"the {kind} has more than {lim.max_blocks:,} paragraphs and "
                                               "table rows", "max_blocks")

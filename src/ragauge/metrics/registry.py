@@ -18,7 +18,8 @@ from .spec import MetricSpec
 
 # Modules that define metric families; each has DEFINITIONS (list of MetricDef) and
 # compute(specs, samples, *, judge=None) -> dict[str, ScoreColumn].
-FAMILY_MODULES = ("ranking", "context_ids", "operational", "faithfulness", "answer", "context_judge", "noise", "toxicity")
+FAMILY_MODULES = ("ranking", "context_ids", "operational", "faithfulness", "answer", "context_judge", "noise", "toxicity",
+                 "context_relevance", "citations", "diagnostics")
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +154,7 @@ def parse_metric(name: str | MetricSpec) -> MetricSpec:
     raise UnknownMetricError(_unknown_message(name, defs))
 
 
-_GLUED_RE = re.compile(r"^(?P<base>[a-z_]+?)[\s_\-.:]*(?:@|p|at)?[\s_\-.:]*(?P<n>\d+)$")
+_GLUED_RE = re.compile(r"^(?P<head>[a-z_\s\-.:@]+?)(?P<n>\d+)$")
 
 
 def _written_as(name: str, defs: Mapping[str, MetricDef]) -> list[str]:
@@ -166,9 +167,15 @@ def _written_as(name: str, defs: Mapping[str, MetricDef]) -> list[str]:
     m = _GLUED_RE.match(text)
     if not m:
         return []
-    base = m["base"].rstrip("_-.: ")
-    base = _ALIASES.get(base, base)
-    d = defs.get(base) or defs.get(base.removesuffix("_at"))
+    # the longest known metric name the head starts with, the rest being a separator ("@", "_at_", "-p", ...)
+    head = m["head"]
+    d = None
+    for cut in range(len(head), 0, -1):
+        name, rest = head[:cut].rstrip("_-.: "), head[cut:].strip("_-.: @")
+        known = defs.get(_ALIASES.get(name, name))
+        if known is not None and rest in ("", "p", "at", "at_k", "k"):
+            d = known
+            break
     if d is None:
         return []
     if d.param == "k":

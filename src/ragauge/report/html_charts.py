@@ -39,6 +39,10 @@ def _distributions(doc: _Doc) -> str:
     return _section("distributions", msg(doc.lang, "sec_distributions"), intro, f'<div class="grid">{"".join(cards)}</div>')
 
 
+#: Bars per slice chart: a data set with thousands of tags keeps a readable (and small) page.
+MAX_SLICE_BARS = 40
+
+
 def _slices(doc: _Doc) -> str:
     gated = list(dict.fromkeys(_str(g.get("metric")) for g in doc.gates
                                if g.get("status") != "skipped" and g.get("metric") in doc.summary))
@@ -53,8 +57,11 @@ def _slices(doc: _Doc) -> str:
                            f'<p class="empty">{msg(doc.lang, "c_no_value")} '
                            f'({_unscored_text(doc.summary.get(name) or {}, lang=doc.lang)}).</p></figure>')
             continue
+        # alarmed slices first, then the largest: at most MAX_SLICE_BARS bars, names cut to 80 characters
+        order = sorted(doc.slices.items(), key=lambda kv: (slice_status(doc, _str(kv[0]), name) != "alarm",
+                                                           -int((kv[1] or {}).get("n_samples") or 0)))
         entries = [(msg(doc.lang, "c_all_samples"), doc.summary.get(name) or {})] + [
-            (_str(tag), ((sl or {}).get("summary") or {}).get(name) or {}) for tag, sl in doc.slices.items()]
+            (_str(tag)[:80], ((sl or {}).get("summary") or {}).get(name) or {}) for tag, sl in order[:MAX_SLICE_BARS]]
         bars = []
         for j, (label, e) in enumerate(entries):
             value, n = _num(e.get("value")), e.get("n")

@@ -38,6 +38,11 @@ def _colour(t: float) -> str:
     return "#%02x%02x%02x" % tuple(mix)
 
 
+#: Ids and tags are names, not texts: shown up to this many characters, and at most MAX_TAGS tags a sample.
+MAX_ID_CHARS = 200
+MAX_TAGS = 20
+
+
 def capped(text: str, lang: str = "en", limit: int = MAX_CHARS) -> tuple[str, str]:
     """``(shown text, note)``: at most ``limit`` characters, and "… (N more characters in results.json)"
     when some were cut (the note is already HTML-escaped, the text is not)."""
@@ -179,7 +184,12 @@ def _sample_row(doc: _Doc, s: Mapping[str, Any], cols: list[tuple[str, list[str]
     question, q_cut = capped(_str(s.get("question")), lang)
     short = question if len(question) <= _QUESTION_CHARS else question[: _QUESTION_CHARS - 1].rstrip() + "…"
     tags = s.get("tags") or []
-    tag_html = "".join(f'<span class="tag">{_e(t)}</span>' for t in tags) if isinstance(tags, list) else _e(tags)
+    if isinstance(tags, list):  # at most MAX_TAGS tags of MAX_ID_CHARS each: a huge tag list stays in results.json
+        shown_tags = [capped(_str(t), lang, MAX_ID_CHARS)[0] for t in tags[:MAX_TAGS]]
+        more_tags = f'<span class="cut">+{len(tags) - MAX_TAGS}</span>' if len(tags) > MAX_TAGS else ""
+        tag_html = "".join(f'<span class="tag">{_e(t)}</span>' for t in shown_tags) + more_tags
+    else:
+        tag_html = _e(capped(_str(tags), lang, MAX_ID_CHARS)[0])
     details = ([f'<div class="full-q"><h4>{msg(lang, "q_question")}</h4><p>{_e(question)}{q_cut}</p></div>']
                if short != question or q_cut else [])
     for key in ("answer", "reference"):
@@ -198,9 +208,10 @@ def _sample_row(doc: _Doc, s: Mapping[str, Any], cols: list[tuple[str, list[str]
     if extra:
         details.append(f'<div><h4>{msg(lang, "q_other")}</h4>{_json(extra, lang)}</div>')
     cells = "".join(_score_cell(doc, s, names, g) for (_, names), g in zip(cols, col_groups))
-    tag_text = " ".join(map(str, tags)) if isinstance(tags, list) else _str(tags)
+    tag_text = " ".join(shown_tags) if isinstance(tags, list) else _str(tags)
+    sid, sid_cut = capped(_str(s.get("id")), lang, MAX_ID_CHARS)
     return (
-        f'<tr><td class="id" data-v="{_e(s.get("id"))}"><code>{_e(s.get("id"))}</code></td>'
+        f'<tr><td class="id" data-v="{_e(sid)}"><code>{_e(sid)}</code>{sid_cut}</td>'
         f'<td data-v="{_e(capped(tag_text, lang)[0])}">{tag_html}</td>'
         f'<td class="q" data-v="{_e(question[:300])}"><details><summary title="{_e(question[:300])}">{_e(short)}</summary>'
         f'<div class="sample-detail">{"".join(details)}</div></details></td>{cells}</tr>'

@@ -27,7 +27,10 @@ class QualityGateError(GateFailedError, AssertionError):
     """A quality gate failed in a test: an ``AssertionError`` for pytest, a ``GateFailedError`` for ragauge."""
 
     def __init__(self, message: str, gates: Sequence["GateResult"] = ()) -> None:
-        super().__init__(message)
+        from ..report.escape import terminal_text
+
+        # pytest prints the message to a terminal: no ESC sequence from a question, id or claim reaches it
+        super().__init__(terminal_text(message, newlines=True))
         self.gates = list(gates)
 
 
@@ -209,8 +212,8 @@ def assert_sample(
         if g.status == "skipped":
             raise InputError(f"{th.label} was not evaluated in this run, so sample {row.id!r} cannot be checked on it",
                              field="metrics", hint=f"evaluated: {', '.join(res.columns)}")
-    if declined:  # the expected refusal: metrics it leaves without a value do not apply
-        gates = [g for g in gates if g.status != "unscored"]
+    if declined:  # the expected refusal: metrics it leaves without a value, or scores 0 by design, do not apply
+        gates = [g for g in gates if g.status != "unscored" and g.metric not in _NOT_FOR_A_DECLINE]
     if behaviour is not None:
         gates.insert(0, behaviour)
     failed = [g for g in gates if g.status in ("fail", "unscored")]
@@ -224,6 +227,9 @@ def assert_sample(
     return gates
 
 
+#: Metrics that score any refusal 0 by design (relevancy: a refusal does not give what was asked): not applicable
+#: to a case whose expected behaviour is to decline.
+_NOT_FOR_A_DECLINE = frozenset({"answer_relevancy"})
 #: What each expected behaviour accepts of what the answer did (:func:`answer_behaviour`).
 _ACCEPTED = {"answer": ("answer",), "not_found": ("not_found", "clarify"), "clarify": ("clarify",),
              "refuse_or_caution": ("not_found", "clarify", "answer")}
@@ -239,7 +245,7 @@ def behaviour_gate(sample: Any) -> "GateResult | None":
     expected = meta.get("expected_behaviour")
     if expected is None or sample.answer is None:
         return None
-    if expected not in _ACCEPTED:
+    if not isinstance(expected, str) or expected not in _ACCEPTED:
         raise InputError(f"sample {sample.id!r}: unknown expected_behaviour {expected!r}",
                          field="metadata.expected_behaviour", hint=f"use one of {', '.join(_ACCEPTED)}")
     from ..judges.offline.behaviour import answer_behaviour
