@@ -64,12 +64,10 @@ def test_unknown_behaviour_is_an_input_error():
 
 
 def test_a_refusal_is_not_held_to_relevancy_when_declining_is_expected():
-    row = _row(REFUSAL, "not_found")
-    res = row.results
-    res2 = ragauge.evaluate([dict(id="g1", question=row.sample.question, answer=REFUSAL, contexts=_CTX,
+    res2 = ragauge.evaluate([dict(id="g1", question="Сколько стоит натяжной потолок?", answer=REFUSAL, contexts=_CTX,
                                   metadata={"expected_behaviour": "not_found"})],
                             metrics=["faithfulness", "answer_relevancy"], judge="offline", profile=None, n_resamples=100)
-    assert res is not None
+    assert res2.summary["answer_relevancy"].value == 0.0  # relevancy scores the refusal 0 by design
     gates = assert_sample(sample_result(res2, "g1"), thresholds={"faithfulness": ">= 0.8", "answer_relevancy": ">= 0.8"})
     assert [g.metric for g in gates] == ["expected_behaviour"]
 

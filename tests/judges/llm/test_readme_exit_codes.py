@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from ragauge.cli import main as main_mod
 from ragauge.cli.main import main
 from ragauge.errors import ExitCode
 
@@ -96,4 +95,3 @@ def test_130_interrupted(data, tmp_path, monkeypatch):
 
     monkeypatch.setattr(ragauge.engine, "evaluate", interrupted)
     assert _eval(data, tmp_path, "--metrics", "mrr") == 130
-    assert main_mod is not None
