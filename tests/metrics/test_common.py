@@ -56,7 +56,8 @@ def _random_samples(n=60, seed=0):
             relevant_ids=rel if kind > 0.1 else None,
             latency_ms=rng.uniform(100, 5000) if kind < 0.9 else None,
             retrieval_ms=rng.uniform(10, 400), ttft_ms=rng.uniform(50, 900),
-            metadata={"noise_of": out[-1].id} if noisy else {},
+            metadata=({"noise_of": out[-1].id} if noisy else {}) | (
+                {"citations": (ranking[:1] if i % 4 else ["d99"])} if i % 3 == 0 else {}),
         ))
     return out
 

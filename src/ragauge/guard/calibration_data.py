@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..errors import ConfigError, InputError
-from .grade import coverage, relevancy
+from .grade import grade_answerability, relevancy
 
 LABELS = ("answerable", "retrieved_relevant")
 
@@ -99,7 +99,7 @@ def retrieval_data(samples: Sequence[Any], *, label: str = "answerable",
 
 def grade_values(samples: Sequence[Any], data: CalibrationData, *, judge: Any,
                  score_threshold: float | None = None,
-                 synonyms_of: Callable[[str], set[str]] = lambda lemma: {lemma}) -> dict[str, list[float | None]]:
+                 synonyms_of: Callable[[str], set[str]] | None = None) -> dict[str, list[float | None]]:
     """The grade stage's ``relevancy`` and ``support`` for each sample of ``data`` (same order), over the
     contexts the score threshold keeps (all with ``None``). A sample with no kept context gets ``None``
     (the guard would stop before grading)."""
@@ -115,5 +115,6 @@ def grade_values(samples: Sequence[Any], data: CalibrationData, *, judge: Any,
             continue
         rel, _ = relevancy(judge, s.question, texts)
         out["relevancy"].append(None if rel != rel else rel)
-        out["support"].append(coverage(s.question, texts, synonyms_of=synonyms_of).support)
+        out["support"].append(grade_answerability(judge, s.question, texts, s.language,
+                                                  synonyms_of=synonyms_of).score)
     return out

@@ -1,8 +1,12 @@
 """Grade before generate: does the retrieved context answer the question? Pure-ish scoring.
 
+* ``support`` (the guard's gate) = :func:`grade_answerability`: the judge's answerability -- per question
+  part, a context sentence stating a value of the asked type (a price, a duration, ...) about the
+  part's subject (:mod:`ragauge.judges.offline.answerability`). A judge without an ``answerability``
+  method (an LLM judge) gets the offline rules.
 * ``relevancy`` = max over chunks of ``judge.relevance(question, chunk)`` -- the judge's calibrated
   P(the chunk addresses the question).
-* ``support`` (support potential) = the share of the question's content lemmas (question words such
+* :func:`coverage` (the gate before answerability; kept for reports and comparisons) = the share of the question's content lemmas (question words such
   as "какой", "сколько", "how" left out) found among the context's lemmas, a lemma counting as found
   when it or one of its dictionary synonyms occurs::
 
@@ -16,10 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from ..judges.offline.answerability import Answerability, answerability
 from ..judges.offline.lemmas import content_lemmas
 
 QUESTION_WORDS = frozenset({
-    "какой", "каков", "сколько", "где", "когда", "кто", "что", "почему", "зачем", "как", "ли", "можно",
+    "какой", "каков", "каковой", "какова", "каково", "каковы", "скока", "скоко", "скок", "сколько", "где", "когда", "кто", "что", "почему", "зачем", "как", "ли", "можно",
     "нужно", "чей", "который", "what", "which", "how", "where", "when", "who", "why", "much", "many",
     "whose", "can", "could", "do", "does", "is", "are",
 })
@@ -68,3 +73,13 @@ def relevancy(judge: Any, question: str, contexts: Sequence[str]) -> tuple[float
     per = [float(v) if isinstance(v, (int, float)) else float("nan") for v in values]
     scored = [v for v in per if v == v]
     return (max(scored) if scored else float("nan")), per
+
+
+def grade_answerability(judge: Any, question: str, contexts: Sequence[str], lang: str | None = None, *,
+                        synonyms_of: Callable[[str], set[str]] | None = None) -> Answerability:
+    """P(the contexts answer the question) with what is missing: ``judge.answerability`` when the judge
+    has it and no synonym dictionary is used, else the offline rules (with the dictionary's synonyms)."""
+    method = getattr(judge, "answerability", None)
+    if synonyms_of is None and callable(method):
+        return method([question], [list(contexts)], [lang])[0]
+    return answerability(question, contexts, lang, synonyms_of=synonyms_of or (lambda lemma: {lemma}))

@@ -2,8 +2,9 @@
 
 Stages, in order (each appends a :class:`StageRecord`): ``rewrite`` -> ``synonyms`` -> ``retrieve``
 (filters go *into* the retriever call) -> ``score_threshold`` (all chunks below -> ``no_answer``, no
-generation) -> ``grade`` (context relevancy and support potential below the gates -> a clarifying
-question, no generation) -> ``generate`` -> ``post_check`` (faithfulness: off / flag / block / strip).
+generation) -> ``grade`` (the current edition of each document kept, superseded ones left out; context
+relevancy and answerability -- the ``support`` gate: does the context state a value of the asked type
+about the question's subject -- below the gates -> a clarifying question, no generation) -> ``generate`` -> ``post_check`` (faithfulness: off / flag / block / strip).
 
 The pipeline is written once, as a generator that yields the user calls it needs; :meth:`Guard.run`
 drives it synchronously and :meth:`Guard.arun` awaits the calls, so the two cannot drift apart.
@@ -20,7 +21,8 @@ from ..judges.base import get_judge
 from ..judges.types import unscored_of
 from . import templates
 from .callables import RetrieverCall, generate_kwargs, is_async
-from .grade import coverage, relevancy
+from .editions import prefer_current
+from .grade import grade_answerability, relevancy
 from .postcheck import citations, strip_spans
 from .result import Chunk, GuardResult, StageRecord, merge_chunks, normalize_chunks
 from .synonyms import SynonymDictionary
@@ -234,25 +236,29 @@ class Guard:
             add(StageRecord("score_threshold", "pass", detail, "", _ms(t)))
         texts = [c.text for c in chunks]
 
-        # 5. grade before generate
+        # 5. grade before generate: does the context answer *this* question? (answerability, not word coverage)
         t = time.perf_counter()
+        # the current edition wins: a superseded chunk is left out while a current one remains
+        chunks, stale = prefer_current(chunks, question, drop=True)
+        texts = [c.text for c in chunks]
         if not self.grade:
-            add(StageRecord("grade", "skipped", reason="grade=False"))
+            add(StageRecord("grade", "skipped", {"superseded_dropped": stale}, reason="grade=False"))
         else:
             rel, per_chunk = relevancy(self.judge, question, texts)
-            synonyms_of = self.synonyms.covered_lemmas if self.synonyms else (lambda lemma: {lemma})
-            cov = coverage(question, texts, synonyms_of=synonyms_of)
-            detail = {"relevancy": rel, "relevancy_per_chunk": per_chunk, "support": cov.support,
-                      "found": list(cov.found), "missing": list(cov.missing),
-                      "thresholds": dict(self.grade_thresholds)}
-            failed = [name for name, value in (("relevancy", rel), ("support", cov.support))
+            synonyms_of = self.synonyms.covered_lemmas if self.synonyms else None
+            ans = grade_answerability(self.judge, question, texts, lang, synonyms_of=synonyms_of)
+            detail = {"relevancy": rel, "relevancy_per_chunk": per_chunk, "support": ans.score,
+                      "answerability": ans.to_dict(), "missing": list(ans.missing),
+                      "superseded_dropped": stale, "thresholds": dict(self.grade_thresholds)}
+            failed = [name for name, value in (("relevancy", rel), ("support", ans.score))
                       if value == value and value < self.grade_thresholds[name]]
             if failed:
                 reason = ", ".join(f"{n} {detail[n]:.2f} < {self.grade_thresholds[n]}" for n in failed)
                 add(StageRecord("grade", "clarify", detail, reason, _ms(t)))
                 topics = [str(c.metadata.get("title") or c.text) for c in chunks[:2]]
-                return finish("clarifying_question", templates.clarifying_question(topics, cov.missing, lang),
-                              chunks)
+                return finish("clarifying_question",
+                              templates.clarifying_question(topics, ans.missing, lang,
+                                                            kinds=ans.weak_kinds), chunks)
             decision = "unscored" if rel != rel else "pass"
             add(StageRecord("grade", decision, detail,
                                       "the judge could not score relevancy" if rel != rel else "", _ms(t)))

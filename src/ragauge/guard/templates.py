@@ -35,19 +35,38 @@ def _topic(text: str, words: int = 8) -> str:
     return head + ("…" if len(parts) > words else "")
 
 
-def clarifying_question(found: Sequence[str], missing: Sequence[str], lang: str) -> str:
-    """Built from what the context covers (``found``: short topics) and what it lacks (``missing`` words).
+#: the value a question part asks for, as a clarifying question names it when the documents lack it
+KIND_NAMES = {
+    "ru": {"price": "цена или сумма", "duration": "срок", "date": "дата или время", "count": "количество",
+           "who": "кто именно", "where": "место или адрес", "how": "порядок действий", "definition": "определение",
+           "list": "перечень"},
+    "en": {"price": "a price or amount", "duration": "a duration or deadline", "date": "a date or time",
+           "count": "a number", "who": "who", "where": "a place or address", "how": "the procedure",
+           "definition": "a definition", "list": "a list"},
+}
+
+
+def clarifying_question(found: Sequence[str], missing: Sequence[str], lang: str, *,
+                        kinds: Sequence[str] = ()) -> str:
+    """Built from what the context covers (``found``: short topics) and what it lacks: ``missing`` subject
+    words (never question words) and, when the subject is there but the value is not, ``kinds`` -- the
+    value types asked for (:data:`KIND_NAMES`).
 
     >>> clarifying_question(["Штукатурка стен"], ["яхты"], "ru").startswith("Уточните")
     True
+    >>> "срок" in clarifying_question(["Гарантия"], [], "ru", kinds=["duration"])
+    True
     """
     topics = "; ".join(_topic(t) for t in found if t.strip())
+    values = [KIND_NAMES[lang][k] for k in kinds if k in KIND_NAMES[lang]]
     if lang == "ru":
         parts = ["Уточните, пожалуйста, вопрос."]
         if topics:
             parts.append(f"В базе нашлось: {topics}.")
         if missing:
             parts.append(f"Но нет сведений о: {', '.join(missing)}.")
+        elif values:
+            parts.append(f"Но в них не указано: {', '.join(values)}.")
         parts.append("Что именно вас интересует?")
     else:
         parts = ["Could you clarify the question?"]
@@ -55,6 +74,8 @@ def clarifying_question(found: Sequence[str], missing: Sequence[str], lang: str)
             parts.append(f"The documents cover: {topics}.")
         if missing:
             parts.append(f"They say nothing about: {', '.join(missing)}.")
+        elif values:
+            parts.append(f"They do not state {', '.join(values)}.")
         parts.append("What exactly would you like to know?")
     return " ".join(parts)
 

@@ -106,7 +106,12 @@ class ReferenceRAG:
         The ids are remembered (:attr:`last_retrieved`) so a guarded run can record the retriever's full
         ranking even when the guard drops chunks below its threshold (one question at a time).
         """
-        chunks = self.index.search(query, filters, k)
+        from ..guard.editions import prefer_current
+
+        # the current edition wins: superseded chunks (an older edition of a document in the index, or a
+        # text that says it is no longer in force) go after the current ones, then the top k are kept
+        chunks = self.index.search(query, filters, 2 * k)
+        chunks = prefer_current(chunks, query, universe=self.index.records)[0][:k]
         self.last_retrieved = tuple(c.id for c in chunks)
         return chunks
 

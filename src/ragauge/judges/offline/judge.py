@@ -180,6 +180,17 @@ class OfflineJudge:
             })
         return out
 
+    def answerability(self, questions: Sequence[str], contexts_lists: Sequence[Sequence[str]],
+                      langs: Sequence[str | None] | None = None, *, synonyms_of: Any = None) -> list[Any]:
+        """Per question: does its contexts list answer it? An ``answerability.Answerability`` (``score`` in
+        [0, 1], per part the best sentence and what it lacks). Rules of :mod:`.answerability`; not part of
+        the door (a guard or metric whose judge lacks it uses the same rules directly)."""
+        from .answerability import answerability
+
+        langs = list(langs) if langs is not None else [None] * len(questions)
+        syn = synonyms_of or (lambda lemma: {lemma})
+        return [answerability(q, list(c), lg, synonyms_of=syn) for q, c, lg in zip(questions, contexts_lists, langs)]
+
     def toxicity(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[Any]:
         from .toxicity import get_toxicity_scorer
 

@@ -1,0 +1,169 @@
+"""RAGChecker's claim-level diagnostics: where a wrong answer comes from (retriever, noise, the model).
+
+Formulas: :mod:`ragauge.scores.ragchecker`. This module only asks the judge for the entailment
+matrices, with the door's methods and the same claims every judge metric uses (``judge.claims`` of the
+answer and of the reference, extracted once per text):
+
+- answer claims vs the reference, and reference claims vs the answer: ``judge.agree`` when the judge
+  has it (the decision answer correctness uses for two answers to one question), else ``judge.verify``
+  with the other text as the only source;
+- answer claims and reference claims vs each retrieved chunk alone: ``judge.verify`` (a fact that needs
+  two chunks together is in neither, as in RAGChecker).
+
+A chunk is *relevant* by ``relevant_ids`` (grade >= 1) when the sample has them and every context has
+an id, else by RAGChecker's rule (it entails at least one reference claim); the artifact's
+``relevance`` says which. The artifact (one per sample, shared by the columns) summarises the
+matrices: each claim with its verdict and the chunks that entail it.
+
+Unscored: no answer; no reference; the reference declines to answer; no claims; a judge failure; the
+generator metrics also when there are no contexts, and context utilization when no reference claim is
+in the contexts. An answer that declines scores claim recall 0 (and has no precision).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ..data.schema import Sample
+from ..judges.types import unscored_of
+from ..scores.ragchecker import diagnostics, relevant_chunks
+from ._judging import languages
+from .column import ScoreColumn
+from .registry import MetricDef
+from .spec import MetricSpec
+
+FAMILY = "diagnostics"
+_AR = ("answer", "reference")
+_ARC = ("answer", "reference", "contexts")
+
+DEFINITIONS = [
+    MetricDef("claim_precision", FAMILY, "Share of the answer's claims that the reference states (RAGChecker's precision).",
+              requires=_AR, judge="any"),
+    MetricDef("claim_recall", FAMILY, "Share of the reference's claims that the answer states (RAGChecker's recall).",
+              requires=_AR, judge="any"),
+    MetricDef("context_utilization", FAMILY, "Of the reference claims present in the contexts, the share the answer states.",
+              requires=_ARC, judge="any"),
+    MetricDef("noise_sensitivity_relevant", FAMILY, "Share of the answer's claims that are wrong yet entailed by a relevant chunk.",
+              requires=_ARC, judge="any", higher_is_better=False),
+    MetricDef("noise_sensitivity_irrelevant", FAMILY, "Share of the answer's claims that are wrong and entailed by an irrelevant chunk only.",
+              requires=_ARC, judge="any", higher_is_better=False),
+    MetricDef("hallucinated_claims", FAMILY, "Share of the answer's claims that are wrong and in no chunk (RAGChecker's hallucination).",
+              requires=_ARC, judge="any", higher_is_better=False),
+    MetricDef("self_knowledge", FAMILY, "Share of the answer's claims that are right but in no chunk (from the model, not the retrieval).",
+              requires=_ARC, judge="any", higher_is_better=False),
+]
+
+_GENERATOR = {"context_utilization", "noise_sensitivity_relevant", "noise_sensitivity_irrelevant",
+              "hallucinated_claims", "self_knowledge"}
+
+
+def _relevant_by_ids(sample: Sample) -> list[bool] | None:
+    if not sample.relevant_ids or any(c.id is None for c in sample.contexts):
+        return None
+    rel = {d for d, g in sample.relevant_ids.items() if g >= 1}
+    return [c.id in rel for c in sample.contexts]
+
+
+def _entailing(matrix: list[list[bool]], n: int) -> list[list[int]]:
+    return [[c for c, row in enumerate(matrix) if row[j]] for j in range(n)]
+
+
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) -> dict[str, ScoreColumn]:
+    n = len(samples)
+    langs = languages(samples)
+    base: list[str | None] = [None] * n  # reason for every metric
+    for i, s in enumerate(samples):
+        if not (s.answer or "").strip():
+            base[i] = "no answer"
+        elif not (s.reference or "").strip():
+            base[i] = "no reference"
+    todo = [i for i in range(n) if base[i] is None]
+    ans = [samples[i].answer or "" for i in todo]
+    ref = [samples[i].reference or "" for i in todo]
+    lg = [langs[i] for i in todo]
+    ans_refuse = judge.refusals(ans, lg)
+    ref_refuse = judge.refusals(ref, lg)
+    ans_claims = judge.claims(ans, lg)
+    ref_claims = judge.claims(ref, lg)
+    values: dict[str, list[float | None]] = {}
+    reasons: dict[str, list[str | None]] = {}
+    for spec in specs:
+        values.setdefault(spec.base, [None] * n)
+        reasons.setdefault(spec.base, list(base))
+    arts: list[dict[str, Any] | None] = [None] * n
+
+    def unscore(i: int, why: str, only: set[str] | None = None) -> None:
+        for name in reasons:
+            if only is None or name in only:
+                reasons[name][i], values[name][i] = why, None
+
+    ready = []
+    for j, i in enumerate(todo):
+        failed = unscored_of(ans_claims[j]) or unscored_of(ref_claims[j])
+        if ref_refuse[j]:
+            unscore(i, "the reference declines to answer")
+        elif failed:
+            unscore(i, failed.reason)
+            arts[i] = failed.artifact()
+        elif not ref_claims[j]:
+            unscore(i, "no claims in the reference")
+        elif ans_refuse[j] or not ans_claims[j]:
+            unscore(i, "no claims in the answer" + (" (it declines to answer)" if ans_refuse[j] else ""))
+            if ans_refuse[j] and "claim_recall" in values:  # declining states none of the reference's claims
+                values["claim_recall"][i], reasons["claim_recall"][i] = 0.0, None
+        else:
+            ready.append(j)
+    agree = getattr(judge, "agree", None)
+    if agree is not None:
+        qs = [samples[todo[j]].question for j in ready]
+        pair_v = agree([(ans_claims[j], ref[j], q, lg[j]) for j, q in zip(ready, qs)]
+                       + [(ref_claims[j], ans[j], q, lg[j]) for j, q in zip(ready, qs)])
+    else:
+        pair_v = judge.verify([(ans_claims[j], [ref[j]], lg[j]) for j in ready]
+                              + [(ref_claims[j], [ans[j]], lg[j]) for j in ready])
+    items, owners = [], []
+    for m, j in enumerate(ready):
+        chunks = samples[todo[j]].context_texts
+        for c, text in enumerate(chunks):
+            items.append((ans_claims[j], [text], lg[j]))
+            owners.append((m, "a", c))
+            items.append((ref_claims[j], [text], lg[j]))
+            owners.append((m, "g", c))
+    chunk_v = judge.verify(items)
+    per: dict[int, dict[str, dict[int, Any]]] = {}
+    for (m, kind, c), v in zip(owners, chunk_v):
+        per.setdefault(m, {"a": {}, "g": {}})[kind][c] = v
+    for m, j in enumerate(ready):
+        i = todo[j]
+        a_v, g_v = pair_v[m], pair_v[len(ready) + m]
+        rows = per.get(m, {"a": {}, "g": {}})
+        failed = unscored_of(a_v) or unscored_of(g_v) or next(
+            (unscored_of(v) for d in rows.values() for v in d.values() if unscored_of(v)), None)
+        if failed:
+            unscore(i, failed.reason)
+            arts[i] = failed.artifact()
+            continue
+        n_ctx = len(samples[i].contexts)
+        a_mat = [[x.supported for x in rows["a"][c]] for c in range(n_ctx)]
+        g_mat = [[x.supported for x in rows["g"][c]] for c in range(n_ctx)]
+        by_ids = _relevant_by_ids(samples[i])
+        relevant = by_ids if by_ids is not None else relevant_chunks(g_mat)
+        got = diagnostics(correct=[x.supported for x in a_v], ref_in_answer=[x.supported for x in g_v],
+                          answer_in_chunk=a_mat, ref_in_chunk=g_mat, relevant=relevant)
+        for name in values:
+            if name in _GENERATOR and not n_ctx:
+                reasons[name][i] = "no contexts"
+            elif got[name] is None:
+                reasons[name][i] = "no reference claim is in the contexts"
+            else:
+                values[name][i] = got[name]
+        a_in, g_in = _entailing(a_mat, len(a_v)), _entailing(g_mat, len(g_v))
+        arts[i] = {
+            "answer_claims": [{"text": x.claim, "correct": x.supported, "chunks": a_in[k]} for k, x in enumerate(a_v)],
+            "reference_claims": [{"text": x.claim, "in_answer": x.supported, "chunks": g_in[k]} for k, x in enumerate(g_v)],
+            "relevant_chunks": relevant,
+            "relevance": "relevant_ids" if by_ids is not None else "reference claims",
+            "decision": "agree" if agree is not None else "verify",
+        }
+    prov = judge.provenance().to_dict()
+    return {spec.name: ScoreColumn(values[spec.base], reasons[spec.base], list(arts), prov) for spec in specs}
