@@ -14,7 +14,7 @@ import sys
 from typing import Sequence
 
 # Command modules, imported lazily so that `ragauge --help` stays fast.
-COMMANDS = ("eval", "compare", "plan", "calibrate", "baseline", "metrics", "profiles", "noise", "trec_eval", "generate", "review", "guard", "rag")
+COMMANDS = ("eval", "compare", "plan", "calibrate", "baseline", "metrics", "profiles", "noise", "trec_eval", "generate", "review", "guard", "rag", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:
