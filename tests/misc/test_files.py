@@ -1,5 +1,4 @@
 import os, pytest
-from pathlib import Path
 from ragauge.files import write_text_atomically, write_files_atomically
 from ragauge.errors import OutputError
 def test_basic(tmp_path):

@@ -46,7 +46,6 @@ from ..errors import InputError
 from .intervals import Interval
 from .non_inferiority import NonInferiorityResult, non_inferiority
 from .paired_tests import (
-    EXACT_MAX,
     _agg,
     _bootstrap_differences,
     _rng,
