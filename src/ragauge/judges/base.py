@@ -57,9 +57,10 @@ class Prefetching(Protocol):
         """Answer up front what the metrics in ``specs`` will ask about ``samples``."""
 
 
-def get_judge(judge: Any = None) -> Judge:
+def get_judge(judge: Judge | str | None = None) -> Judge:
     """Resolve ``None``/``"offline"`` to the offline judge, ``"openai:..."`` to the LLM judge, ``"cascade:openai:..."``
-    to the cascade judge; pass a judge object through unchanged."""
+    to the cascade judge; pass a judge object through unchanged (not checked against :class:`Judge`: an
+    object with only the methods the chosen metrics call is accepted)."""
     if judge is None or judge == "offline":
         from .offline.judge import OfflineJudge
 

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, repeat
 from operator import attrgetter, methodcaller
-from typing import Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, Sized, TypeGuard
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import InputError
 
@@ -33,7 +34,12 @@ __all__ = [
     "small_pages",
 ]
 
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
 TieRank = Callable[[np.ndarray], np.ndarray]
+# lengths, grades, scores, judged_lengths, judged_grades, tie_rank (see flatten_scored)
+ScoredColumns = tuple[IntArray, FloatArray, FloatArray, IntArray, FloatArray, TieRank]
 
 
 @contextmanager
@@ -99,35 +105,42 @@ class RankingBatch:
         ``rel_level == 0`` (a judged grade 0 is then relevant, an unjudged document is not).
     """
 
-    gains: np.ndarray
-    retrieved: np.ndarray
-    num_rel: np.ndarray
-    ideal: np.ndarray
+    gains: FloatArray
+    retrieved: IntArray
+    num_rel: IntArray
+    ideal: FloatArray
     rel_level: float = 1.0
-    judged: np.ndarray | None = None
+    judged: BoolArray | None = None
 
     @property
     def n_queries(self) -> int:
         return int(self.gains.shape[0])
 
 
-def _lengths(groups: Sequence) -> np.ndarray:
+def _lengths(groups: Sequence[Sized]) -> IntArray:
     return np.fromiter(map(len, groups), dtype=np.int64, count=len(groups))
 
 
-def _values(groups: Sequence[Mapping[str, float]]):
+def _all_dicts(groups: Sequence[object]) -> TypeGuard[Sequence[dict[str, float]]]:
+    """Whether every item is a plain ``dict`` (not a subclass, which may override ``get`` or ``values``)."""
+    return set(map(type, groups)) <= {dict}
+
+
+def _values(groups: Sequence[Mapping[str, float]]) -> Iterator[float]:
     """Every mapping's values, chained (``dict.values`` directly when they are all dicts)."""
-    return chain.from_iterable(map(dict.values if set(map(type, groups)) <= {dict} else _VALUES, groups))
+    if _all_dicts(groups):
+        return chain.from_iterable(map(dict.values, groups))
+    return chain.from_iterable(map(_VALUES, groups))
 
 
-def _judged_columns(qrels: Sequence[Mapping[str, float]]) -> tuple[np.ndarray, np.ndarray]:
+def _judged_columns(qrels: Sequence[Mapping[str, float]]) -> tuple[IntArray, FloatArray]:
     lengths = _lengths(qrels)
     grades = np.fromiter(_values(qrels), dtype=np.float64, count=int(lengths.sum()))
     _check_grades(grades)
     return lengths, grades
 
 
-def _check_grades(grades: np.ndarray) -> None:
+def _check_grades(grades: FloatArray) -> None:
     """An infinite qrels grade is refused (ndcg would be inf/inf). A NaN grade means "not judged" here, as
     it does for every unjudged document (the data layer refuses NaN grades before they get here)."""
     if grades.size and np.isinf(grades).any():
@@ -136,7 +149,7 @@ def _check_grades(grades: np.ndarray) -> None:
                          hint="give every judged document a number such as 0, 1, 2 (or leave it out)")
 
 
-def _grades(rankings: Sequence, qrels: Sequence[Mapping[str, float]], count: int) -> np.ndarray:
+def _grades(rankings: Sequence[Iterable[str]], qrels: Sequence[Mapping[str, float]], count: int) -> FloatArray:
     """qrels grade of every ranked document (NaN when unjudged), one C-level lookup per document."""
     nan = float("nan")
     return np.fromiter(
@@ -179,7 +192,7 @@ def build_batch(
     return batch_from_columns(lengths, grades, judged_lengths, judged_grades, rel_level=rel_level)
 
 
-def flatten_scored(rankings: Sequence[Mapping[str, float]], qrels: Sequence[Mapping[str, float]]):
+def flatten_scored(rankings: Sequence[Mapping[str, float]], qrels: Sequence[Mapping[str, float]]) -> ScoredColumns:
     """Columns of ``{doc_id: score}`` rankings: (lengths, grades, scores, judged_lengths, judged_grades,
     tie_rank). ``tie_rank`` reads document ids only for the queries that have tied scores."""
     lengths = _lengths(rankings)
@@ -189,7 +202,7 @@ def flatten_scored(rankings: Sequence[Mapping[str, float]], qrels: Sequence[Mapp
     judged_lengths, judged_grades = _judged_columns(qrels)
     starts = np.cumsum(lengths) - lengths
 
-    def tie_rank(idx: np.ndarray) -> np.ndarray:
+    def tie_rank(idx: np.ndarray) -> IntArray:
         rows = np.searchsorted(starts, idx, side="right") - 1
         picked = np.unique(rows)
         offset = np.zeros(lengths.size, dtype=np.int64)
@@ -201,8 +214,8 @@ def flatten_scored(rankings: Sequence[Mapping[str, float]], qrels: Sequence[Mapp
 
 
 def scored_batch(
-    rankings: Sequence[Mapping[str, float]],
-    qrels: Sequence[Mapping[str, float]],
+    rankings: Sequence[object],
+    qrels: Sequence[object],
     *,
     rel_level: float = 1,
     gain_depth: int | None = None,
@@ -223,7 +236,7 @@ def scored_batch(
         return None  # batch_from_columns raises the error
     # plain dicts only (a subclass may override get or values; an empty list at the end of the run would
     # never reach dict.values below): anything else takes the general path, which says what is wrong
-    if not (set(map(type, rankings)) <= {dict} and set(map(type, qrels)) <= {dict}):
+    if not (_all_dicts(rankings) and _all_dicts(qrels)):
         return None
     nq = len(rankings)
     try:  # a score or grade that is not a number raises here: the general path says which
@@ -272,7 +285,7 @@ def scored_batch(
     hit = ~np.isnan(found)
     found, grades, rows = found[hit], judged_grades[hit], jrow[hit]
     # rank of each judged retrieved document: binary search for its score in its query's scores
-    index = np.int32 if total < 2**31 else np.int64  # narrower indices: less memory traffic
+    index: type[np.signedinteger[Any]] = np.int32 if total < 2**31 else np.int64  # less memory traffic
     base = bstart[rows].astype(index)
     width = int(lengths.max())
     # a number when all queries have the same length, else each document's query length
@@ -310,7 +323,7 @@ def scored_batch(
     return batch
 
 
-def order_by_score(doc_ids: Sequence[str], scores: Sequence[float]) -> np.ndarray:
+def order_by_score(doc_ids: Sequence[str], scores: Sequence[float]) -> IntArray:
     """Indices that rank one query's documents the trec_eval v10 way.
 
     Score descending, compared as doubles; ties broken by document id in *descending* string order
@@ -329,7 +342,7 @@ def order_by_score(doc_ids: Sequence[str], scores: Sequence[float]) -> np.ndarra
     return np.lexsort((-codes.ravel(), -values)).astype(np.int64)
 
 
-def _group_positions(lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _group_positions(lengths: IntArray) -> tuple[IntArray, IntArray, IntArray]:
     """(starts, row, col) of each flat entry in a grouped layout."""
     starts = np.cumsum(lengths) - lengths
     row = np.repeat(np.arange(lengths.size), lengths)
@@ -337,7 +350,7 @@ def _group_positions(lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nd
     return starts, row, col
 
 
-def rank_groups(lengths: np.ndarray, scores: np.ndarray, tie_rank: TieRank) -> np.ndarray:
+def rank_groups(lengths: np.ndarray, scores: np.ndarray, tie_rank: TieRank) -> IntArray:
     """Permutation of flat entries (grouped by query) into rank order inside each query.
 
     Order: score descending, then ``tie_rank`` descending (``tie_rank(flat_indices) -> int array``
@@ -347,7 +360,7 @@ def rank_groups(lengths: np.ndarray, scores: np.ndarray, tie_rank: TieRank) -> n
     return np.arange(scores.size, dtype=np.int64) if order is None else order
 
 
-def _rank_order(lengths: np.ndarray, scores: np.ndarray, tie_rank: TieRank) -> np.ndarray | None:
+def _rank_order(lengths: IntArray, scores: FloatArray, tie_rank: TieRank) -> IntArray | None:
     """``rank_groups``'s permutation, or None when the entries are already in rank order."""
     n = int(scores.size)
     if np.isnan(scores).any():
@@ -423,7 +436,7 @@ def batch_from_columns(
     grades = np.asarray(grades, dtype=np.float64)
     nq = int(lengths.size)
     if scores is not None:
-        order = _rank_order(lengths, np.asarray(scores, dtype=np.float64), tie_rank)  # type: ignore[arg-type]
+        order = _rank_order(lengths, np.asarray(scores, dtype=np.float64), tie_rank or _tie_rank_missing)
         if order is not None:
             grades = grades[order]
     retrieved = lengths if max_depth is None else np.minimum(lengths, max_depth)
@@ -444,7 +457,16 @@ def batch_from_columns(
     return RankingBatch(gains, retrieved, num_rel, _ideal(jrow, judged_grades, nq), float(rel_level), judged)
 
 
-def _scatter(lengths: np.ndarray, values: np.ndarray, width: int, fill) -> np.ndarray:
+def _tie_rank_missing(idx: np.ndarray) -> np.ndarray:
+    """Stands in for the ``tie_rank`` that ``batch_from_columns`` was not given: says so when ranking needs it."""
+    raise InputError(
+        "batch_from_columns: ranking these scores needs tie_rank (the order of documents with equal scores; "
+        "trec_eval puts document ids in descending byte order)",
+        hint="pass the tie_rank that flatten_scored returns, or build the batch with evaluate_run or build_batch",
+    )
+
+
+def _scatter(lengths: IntArray, values: npt.NDArray[Any], width: int, fill: float | bool) -> npt.NDArray[Any]:
     """Flat grouped values -> (n_queries, width) matrix, cut at ``width``, padded with ``fill``."""
     _, row, col = _group_positions(lengths)
     keep = col < width
@@ -453,7 +475,7 @@ def _scatter(lengths: np.ndarray, values: np.ndarray, width: int, fill) -> np.nd
     return out
 
 
-def _ideal(jrow: np.ndarray, judged_grades: np.ndarray, nq: int) -> np.ndarray:
+def _ideal(jrow: IntArray, judged_grades: FloatArray, nq: int) -> FloatArray:
     """Positive grades of each query sorted descending, padded with 0."""
     positive = judged_grades > 0
     rows, vals = jrow[positive], judged_grades[positive]

@@ -23,12 +23,16 @@ Tiny example: ranking ``[a, b, c]`` with qrels ``{a: 0, c: 2}`` gives gains ``[0
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence, TypeGuard, TypeVar, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import InputError
 from ._columns import (
+    BoolArray,
+    FloatArray,
+    IntArray,
     RankingBatch,
     batch_from_columns,
     build_batch,
@@ -61,9 +65,12 @@ __all__ = [
 # --------------------------------------------------------------------------- kernels
 
 
-def _relevant(batch: RankingBatch, k: int | None = None) -> np.ndarray:
+Kernel = Callable[[RankingBatch], FloatArray]
+
+
+def _relevant(batch: RankingBatch, k: int | None = None) -> BoolArray:
     shared = batch.__dict__.get("_relevant")  # set by evaluate_run: one comparison for every measure
-    if shared is not None:
+    if isinstance(shared, np.ndarray):
         return shared if k is None else shared[:, :k]
     gains = batch.gains if k is None else batch.gains[:, :k]
     if batch.rel_level > 0:
@@ -82,34 +89,34 @@ def _check_k(k: int | None, name: str) -> None:
         raise InputError(f"{name}: cutoff k must be a positive integer", value=k)
 
 
-def _safe_divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+def _safe_divide(num: npt.NDArray[np.number[Any]], den: npt.NDArray[np.number[Any]]) -> FloatArray:
     out = np.zeros(num.shape, dtype=np.float64)
     np.divide(num, den, out=out, where=den > 0)
     return out
 
 
-def hit_rate(batch: RankingBatch, k: int) -> np.ndarray:
+def hit_rate(batch: RankingBatch, k: int) -> FloatArray:
     """success_k: 1 if a relevant document is in the top k, else 0 (trec_eval ``success_k``).
 
     Edge cases: no relevant document judged -> 0; k beyond the ranking -> whole ranking.
     """
     _check_k(k, "hit_rate")
-    return _relevant(batch, k).any(axis=1).astype(np.float64)
+    return np.asarray(_relevant(batch, k).any(axis=1), dtype=np.float64)
 
 
-def precision(batch: RankingBatch, k: int) -> np.ndarray:
+def precision(batch: RankingBatch, k: int) -> FloatArray:
     """P@k = |relevant in top k| / k (trec_eval ``P_k``: divides by k even if fewer were retrieved)."""
     _check_k(k, "precision")
-    return _relevant(batch, k).sum(axis=1) / float(k)
+    return np.asarray(_relevant(batch, k).sum(axis=1) / float(k), dtype=np.float64)
 
 
-def recall(batch: RankingBatch, k: int) -> np.ndarray:
+def recall(batch: RankingBatch, k: int) -> FloatArray:
     """recall@k = |relevant in top k| / R, 0 when R = 0 (trec_eval ``recall_k``)."""
     _check_k(k, "recall")
     return _safe_divide(_relevant(batch, k).sum(axis=1).astype(np.float64), batch.num_rel)
 
 
-def reciprocal_rank(batch: RankingBatch, k: int | None = None) -> np.ndarray:
+def reciprocal_rank(batch: RankingBatch, k: int | None = None) -> FloatArray:
     """RR@k = 1 / rank of the first relevant document within the top k, 0 if none.
 
     ``k=None`` looks at the whole ranking (trec_eval ``recip_rank``, which has no cutoff).
@@ -122,11 +129,11 @@ def reciprocal_rank(batch: RankingBatch, k: int | None = None) -> np.ndarray:
     return np.where(rel.any(axis=1), 1.0 / (first + 1.0), 0.0)
 
 
-def _discounts(n: int) -> np.ndarray:
+def _discounts(n: int) -> FloatArray:
     return 1.0 / np.log2(np.arange(2, n + 2, dtype=np.float64))
 
 
-def ndcg(batch: RankingBatch, k: int | None = None, *, gain: str = "linear") -> np.ndarray:
+def ndcg(batch: RankingBatch, k: int | None = None, *, gain: str = "linear") -> FloatArray:
     """nDCG@k = DCG@k / IDCG@k with DCG@k = sum_{i<=k} gain(g_i) / log2(i + 1).
 
     ``gain="linear"``: gain(g) = g for g > 0, else 0 (Järvelin & Kekäläinen 2002; trec_eval ``ndcg``
@@ -154,7 +161,7 @@ def ndcg(batch: RankingBatch, k: int | None = None, *, gain: str = "linear") -> 
     return _safe_divide(dcg, idcg)
 
 
-def average_precision(batch: RankingBatch, k: int | None = None) -> np.ndarray:
+def average_precision(batch: RankingBatch, k: int | None = None) -> FloatArray:
     """AP@k = (1/R) * sum_{i<=k, doc i relevant} P@i, 0 when R = 0.
 
     trec_eval ``map`` (k=None) and ``map_cut_k``: R counts every relevant judged document, so
@@ -169,7 +176,7 @@ def average_precision(batch: RankingBatch, k: int | None = None) -> np.ndarray:
     return _safe_divide(summed, batch.num_rel)
 
 
-def r_precision(batch: RankingBatch) -> np.ndarray:
+def r_precision(batch: RankingBatch) -> FloatArray:
     """R-precision = |relevant in top R| / R with R = num_rel; 0 when R = 0 (trec_eval ``Rprec``)."""
     rel = _relevant(batch)
     n_q, depth = rel.shape
@@ -181,28 +188,34 @@ def r_precision(batch: RankingBatch) -> np.ndarray:
     return _safe_divide(np.where(batch.num_rel > 0, found, 0.0), batch.num_rel)
 
 
-def num_rel_ret(batch: RankingBatch) -> np.ndarray:
+def num_rel_ret(batch: RankingBatch) -> IntArray:
     """Relevant documents retrieved (trec_eval ``num_rel_ret``)."""
-    return _relevant(batch).sum(axis=1).astype(np.int64)
+    return np.asarray(_relevant(batch).sum(axis=1), dtype=np.int64)
 
 
 # --------------------------------------------------------------------------- fast front door
 
-_KERNELS = {
-    "ndcg": ndcg,
-    "ndcg_exp": None,  # ndcg with exponential gain, filled below
-    "mrr": reciprocal_rank,
-    "reciprocal_rank": reciprocal_rank,
+def _ndcg_exp(batch: RankingBatch, k: int | None = None) -> FloatArray:
+    return ndcg(batch, k, gain="exponential")
+
+
+# measure names by how they take a cutoff: always ("recall@10"), optionally ("ndcg", "ndcg@10"), never
+_NEEDS_K: dict[str, Callable[[RankingBatch, int], FloatArray]] = {
     "recall": recall,
     "precision": precision,
     "p": precision,
-    "map": average_precision,
-    "average_precision": average_precision,
     "hit_rate": hit_rate,
     "success": hit_rate,
-    "r_precision": r_precision,
 }
-_NEEDS_K = {"recall", "precision", "p", "hit_rate", "success"}
+_MAY_CUT: dict[str, Callable[[RankingBatch, int | None], FloatArray]] = {
+    "ndcg": ndcg,
+    "ndcg_exp": _ndcg_exp,
+    "mrr": reciprocal_rank,
+    "reciprocal_rank": reciprocal_rank,
+    "map": average_precision,
+    "average_precision": average_precision,
+}
+_NO_CUT: dict[str, Kernel] = {"r_precision": r_precision}
 
 
 @dataclass(frozen=True)
@@ -210,18 +223,18 @@ class RankingResult:
     """Per-query values of each measure; ``values[m][i]`` belongs to ``query_ids[i]``."""
 
     query_ids: list[str]
-    values: dict[str, np.ndarray]
-    num_rel: np.ndarray
+    values: dict[str, FloatArray]
+    num_rel: IntArray
 
     def mean(self) -> dict[str, float]:
         """Mean over the queries (trec_eval's ``all`` line)."""
         return {m: float(v.mean()) if v.size else 0.0 for m, v in self.values.items()}
 
 
-def _measure(name: str):
+def _measure(name: str) -> Kernel:
     base, _, cut = name.partition("@")
     key = base.strip().lower()
-    if key not in _KERNELS:
+    if key not in _NEEDS_K and key not in _MAY_CUT and key not in _NO_CUT:
         raise InputError(
             f"unknown ranking measure {name!r}",
             hint="use ndcg@k, ndcg_exp@k, mrr@k, recall@k, precision@k, map@k, hit_rate@k or r_precision",
@@ -231,14 +244,17 @@ def _measure(name: str):
         if not (cut.isascii() and cut.isdigit()) or int(cut) < 1:
             raise InputError(f"measure {name!r}: the cutoff after '@' must be a positive integer")
         k = int(cut)
-    if k is None and key in _NEEDS_K:
-        raise InputError(f"measure {name!r} needs a cutoff", hint=f"e.g. {key}@10")
-    if k is not None and key == "r_precision":
-        raise InputError("r_precision takes no cutoff (its cutoff is R)")
-    if key == "ndcg_exp":
-        return lambda b: ndcg(b, k, gain="exponential")
-    kernel = _KERNELS[key]
-    return (lambda b: kernel(b)) if kernel is r_precision else (lambda b: kernel(b, k))
+    if key in _NEEDS_K:
+        if k is None:
+            raise InputError(f"measure {name!r} needs a cutoff", hint=f"e.g. {key}@10")
+        cut_at, needs_k = k, _NEEDS_K[key]
+        return lambda b: needs_k(b, cut_at)
+    if key in _NO_CUT:
+        if k is not None:
+            raise InputError("r_precision takes no cutoff (its cutoff is R)")
+        return _NO_CUT[key]
+    may_cut = _MAY_CUT[key]
+    return lambda b: may_cut(b, k)
 
 
 def evaluate_run(
@@ -261,9 +277,22 @@ def evaluate_run(
         return _evaluate_run(run, qrels, kernels, rel_level)
 
 
-def _evaluate_run(run, qrels, kernels, rel_level) -> RankingResult:
-    judged = list(map(qrels.get, run))
-    if None not in judged:  # every run query is judged (usual)
+_T = TypeVar("_T")
+
+
+def _none_missing(items: list[_T | None]) -> TypeGuard[list[_T]]:
+    return None not in items
+
+
+def _evaluate_run(
+    run: Mapping[str, Mapping[str, float]] | Mapping[str, Sequence[str]],
+    qrels: Mapping[str, Mapping[str, float]],
+    kernels: Mapping[str, Kernel],
+    rel_level: float,
+) -> RankingResult:
+    found = list(map(qrels.get, run))
+    if _none_missing(found):  # every run query is judged (usual)
+        judged = found
         query_ids = list(run)
         rankings = list(run.values())
     else:
@@ -271,7 +300,7 @@ def _evaluate_run(run, qrels, kernels, rel_level) -> RankingResult:
         rankings = list(map(run.__getitem__, query_ids))
         judged = list(map(qrels.__getitem__, query_ids))
     if rankings and type(rankings[0]) is dict:  # the usual plain dicts in score order: the fast path first
-        batch = scored_batch(rankings, judged, rel_level=rel_level, gain_depth=_gain_depth(kernels))  # type: ignore[arg-type]
+        batch = scored_batch(rankings, judged, rel_level=rel_level, gain_depth=_gain_depth(kernels))
         if batch is not None:
             return _result(query_ids, batch, kernels)
     kinds = set(map(type, rankings))
@@ -281,16 +310,18 @@ def _evaluate_run(run, qrels, kernels, rel_level) -> RankingResult:
         raise InputError(
             "run mixes {doc_id: score} mappings and ranked lists", hint="give every query the same kind of ranking"
         )
-    if not kinds or kinds & {list, tuple}:
-        return _result(query_ids, build_batch(rankings, judged, rel_level=rel_level), kernels)  # type: ignore[arg-type]
-    lengths, grades, scores, judged_lengths, judged_grades, tie_rank = flatten_scored(rankings, judged)  # type: ignore[arg-type]
+    if not kinds or kinds & {list, tuple}:  # every ranking is a list or a tuple (mixtures raised above)
+        ranked_lists = cast("list[Sequence[str]]", rankings)
+        return _result(query_ids, build_batch(ranked_lists, judged, rel_level=rel_level), kernels)
+    scored = cast("list[Mapping[str, float]]", rankings)  # every ranking is a mapping (the kinds above)
+    lengths, grades, scores, judged_lengths, judged_grades, tie_rank = flatten_scored(scored, judged)
     batch = batch_from_columns(
         lengths, grades, judged_lengths, judged_grades, rel_level=rel_level, scores=scores, tie_rank=tie_rank
     )
     return _result(query_ids, batch, kernels)
 
 
-def _gain_depth(measures) -> int | None:
+def _gain_depth(measures: Iterable[str]) -> int | None:
     """Ranks whose gains the measures read (only ndcg reads gains): the deepest ndcg cutoff, None = all."""
     depth = 0
     for name in measures:
@@ -302,7 +333,7 @@ def _gain_depth(measures) -> int | None:
     return depth
 
 
-def _result(query_ids: list[str], batch: RankingBatch, kernels) -> RankingResult:
+def _result(query_ids: list[str], batch: RankingBatch, kernels: Mapping[str, Kernel]) -> RankingResult:
     if len(kernels) > 1 and "_relevant" not in batch.__dict__:  # private batch: one relevance mask for all
         object.__setattr__(batch, "_relevant", _relevant(batch))
     return RankingResult(query_ids, {name: kernel(batch) for name, kernel in kernels.items()}, batch.num_rel)

@@ -25,15 +25,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ._lazy import scipy_stats as _scipy_stats
 from .intervals import Interval
-
-
-def _scipy_stats():
-    """``scipy.stats``, imported on first use (it takes seconds; most runs never need it)."""
-    from scipy import stats
-
-    return stats
-
 
 __all__ = [
     "CorrelationResult",

@@ -40,7 +40,7 @@ class Interval:
     method: str
     n: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, float | str]:
         return {"low": self.low, "high": self.high, "level": self.level, "method": self.method}
 
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from statistics import NormalDist
-from typing import Any, Mapping
+from typing import Any, Mapping, TypedDict
 
 import numpy as np
 
@@ -79,6 +79,18 @@ __all__ = [
     "run_scores",
     "wilcoxon_test",
 ]
+
+
+class _SharedFields(TypedDict):
+    """The fields of a :class:`PairedResult` that do not depend on the tests' outcome."""
+
+    metric: str
+    aggregate: str
+    higher_is_better: bool
+    n: int
+    alpha: float
+    power: float
+    dropped: dict[str, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,12 +159,13 @@ def compare_paired(
                          hint="leave an unscored sample out (None in compare_scores) instead of NaN")
     n = int(base.size)
     aggregate = "mean" if percentile is None else f"p{percentile:g}"
-    common = dict(metric=metric, aggregate=aggregate, higher_is_better=higher_is_better, n=n, alpha=alpha,
-                  power=power, dropped=dict(dropped or {}))
+    common = _SharedFields(metric=metric, aggregate=aggregate, higher_is_better=higher_is_better, n=n,
+                           alpha=alpha, power=power, dropped=dict(dropped or {}))
     if n < 2:
-        bv = float(_agg(base, percentile)) if n else None
-        nv = float(_agg(new, percentile)) if n else None
-        return PairedResult(base_value=bv, new_value=nv, difference=None if bv is None else nv - bv,
+        one_b = float(_agg(base, percentile)) if n else None
+        one_n = float(_agg(new, percentile)) if n else None
+        one_d = one_n - one_b if one_b is not None and one_n is not None else None
+        return PairedResult(base_value=one_b, new_value=one_n, difference=one_d,
                             ci=None, p_value=None, p_method="none", p_wilcoxon=None, p_adjusted=None,
                             effect_size_dz=None, sd_diff=None, mde=None, verdict="too few pairs",
                             reason=f"{metric}: only {n} paired sample(s) scored in both runs; nothing to test",
@@ -187,9 +200,13 @@ def compare_paired(
 
 
 def _decide(r: PairedResult, p_adjusted: float | None) -> PairedResult:
-    """Set the verdict (and its sentence) from the raw or, when given, the adjusted p-value."""
+    """Set the verdict (and its sentence) from the raw or, when given, the adjusted p-value.
+
+    Only for a tested comparison (n >= 2): its values, difference and p-value are all set."""
+    if r.base_value is None or r.new_value is None or r.difference is None or r.p_value is None:
+        raise ValueError(f"{r.metric}: no test was run ({r.verdict or 'no p-value'}), so there is no verdict to set")
     decide = r.p_value if p_adjusted is None else p_adjusted
-    if decide is not None and decide <= r.alpha and r.difference:
+    if decide <= r.alpha and r.difference:
         verdict = "better" if (r.difference > 0) == r.higher_is_better else "worse"
     else:
         verdict = "no detectable difference"
@@ -198,7 +215,21 @@ def _decide(r: PairedResult, p_adjusted: float | None) -> PairedResult:
     return replace(r, p_adjusted=p_adjusted, verdict=verdict, reason=reason)
 
 
-def _reason(metric, bv, nv, diff, ci, p, p_adj, alpha, verdict, mde, n, power, hib) -> str:
+def _reason(
+    metric: str,
+    bv: float,
+    nv: float,
+    diff: float,
+    ci: Interval | None,
+    p: float,
+    p_adj: float | None,
+    alpha: float,
+    verdict: str,
+    mde: float | None,
+    n: int,
+    power: float,
+    hib: bool,
+) -> str:
     ci_txt = f", {ci.level:.0%} CI {ci.low:+.4g} to {ci.high:+.4g}" if ci else ""
     p_txt = f"p = {p:.3g}" + (f", Holm-adjusted {p_adj:.3g}" if p_adj is not None else "")
     head = f"{metric}: {bv:.4g} -> {nv:.4g} ({diff:+.4g}{ci_txt}; {p_txt})"

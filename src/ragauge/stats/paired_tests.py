@@ -12,6 +12,7 @@ from statistics import NormalDist
 from typing import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from .intervals import Interval
 
@@ -38,8 +39,8 @@ def _rng(seed: int | np.random.Generator) -> np.random.Generator:
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
-def _agg(x: np.ndarray, percentile: float | None, axis: int = -1) -> np.ndarray:
-    return x.mean(axis=axis) if percentile is None else np.percentile(x, percentile, axis=axis)
+def _agg(x: np.ndarray, percentile: float | None, axis: int = -1) -> np.float64 | npt.NDArray[np.float64]:
+    return np.mean(x, axis=axis, dtype=np.float64) if percentile is None else np.percentile(x, percentile, axis=axis)
 
 
 def paired_bootstrap_ci(
@@ -80,7 +81,13 @@ def paired_bootstrap_ci(
     return Interval(float(low), float(high), level, used, n)
 
 
-def _bootstrap_differences(base, new, percentile, n_resamples, rng) -> np.ndarray:
+def _bootstrap_differences(
+    base: npt.NDArray[np.float64],
+    new: npt.NDArray[np.float64],
+    percentile: float | None,
+    n_resamples: int,
+    rng: np.random.Generator,
+) -> npt.NDArray[np.float64]:
     n = base.size
     out = np.empty(n_resamples, dtype=np.float64)
     block = max(1, min(n_resamples, _BLOCK_CELLS // n))
@@ -94,7 +101,9 @@ def _bootstrap_differences(base, new, percentile, n_resamples, rng) -> np.ndarra
     return out
 
 
-def _bca_probs(boot: np.ndarray, theta: float, d: np.ndarray, probs: tuple[float, float]):
+def _bca_probs(
+    boot: npt.NDArray[np.float64], theta: float, d: npt.NDArray[np.float64], probs: tuple[float, float]
+) -> tuple[float, float] | None:
     """BCa-adjusted quantile levels for the mean of ``d``, or None when BCa is not defined."""
     below = (np.count_nonzero(boot < theta) + 0.5 * np.count_nonzero(boot == theta)) / boot.size
     if not 0 < below < 1:
@@ -105,14 +114,15 @@ def _bca_probs(boot: np.ndarray, theta: float, d: np.ndarray, probs: tuple[float
     dev = jack.mean() - jack
     denom = 6.0 * float(np.sum(dev**2)) ** 1.5
     a = float(np.sum(dev**3)) / denom if denom > 0 else 0.0
-    out = []
+    out: list[float] = []
     for p in probs:
         z = z0 + _NORM.inv_cdf(p)
         q = 1 - a * z
         if q <= 0:
             return None
         out.append(float(_NORM.cdf(z0 + z / q)))
-    return tuple(out) if all(np.isfinite(out)) else None
+    low, high = out
+    return (low, high) if math.isfinite(low) and math.isfinite(high) else None
 
 
 def permutation_test(

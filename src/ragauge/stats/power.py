@@ -29,13 +29,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-
-def _scipy_stats():
-    """``scipy.stats``, imported on first use (it takes seconds; most runs never need it)."""
-    from scipy import stats
-
-    return stats
-
+from ._lazy import scipy_stats as _scipy_stats
 
 __all__ = [
     "PlanResult",

@@ -134,9 +134,9 @@ def compare_runs(
                              hint="re-score both runs with the same ragauge version")
         pairings.append(pair_by_id(base.scores[m], new.scores[m], allow_intersection=True))
         specs.append((bool(hib_n), None if agg_n == "mean" else float(str(agg_n)[1:])))
-    options = dict(alpha=alpha, level=level, power=power, n_resamples=n_resamples, n_permutations=n_permutations)
     raw = [compare_paired(p.base, p.new, metric=m, higher_is_better=h, percentile=pct, seed=seed,
-                          dropped=p.dropped(), **options)
+                          dropped=p.dropped(), alpha=alpha, level=level, power=power, n_resamples=n_resamples,
+                          n_permutations=n_permutations)
            for m, p, (h, pct) in zip(common, pairings, specs)]
     adjusted = holm([r.p_value for r in raw])
     results = [r if r.p_value is None else _decide(r, adj) for r, adj in zip(raw, adjusted)]
