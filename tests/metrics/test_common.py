@@ -5,6 +5,7 @@ import random
 import pytest
 
 from ragauge.data.schema import Context, Sample
+from ragauge.data.tools import ExpectedTool, ToolCall
 from ragauge.metrics.registry import compute_function, definitions, parse_metric
 
 
@@ -47,7 +48,15 @@ def _random_samples(n=60, seed=0):
         reference = _doc(target) if kind > 0.15 else None
         answer = rng.choice([reference, _doc(rng.choice(docs)), "Не знаю.", "Сколько стоит?", None]) if reference else _doc(target)
         noisy = i % 7 == 3 and out
-        out.append(Sample(
+        agent = {}
+        if i % 5 == 1:  # an agent sample: calls, expectations (with arguments or not), an expected outcome
+            work = WORKS[int(target[1:])]
+            calls = tuple(ToolCall(rng.choice(["search_prices", "book"]), {"work": rng.choice([work, "демонтаж"])},
+                                   _doc(target)) for _ in range(rng.randint(0, 3)))
+            expected = (ExpectedTool("search_prices", {"work": work} if i % 2 else None), ExpectedTool("book"))
+            agent = {"tool_calls": calls, "expected_tools": expected[: rng.randint(0, 2)],
+                     "tools_ordered": i % 3 == 0, "expected_outcome": reference}
+        out.append(Sample(**agent,
             id=f"s{i}", question=f"Сколько стоит {WORKS[int(target[1:])]}?",
             answer=out[-1].answer if noisy else answer,
             reference=out[-1].reference if noisy else reference,
@@ -56,7 +65,7 @@ def _random_samples(n=60, seed=0):
             relevant_ids=rel if kind > 0.1 else None,
             latency_ms=rng.uniform(100, 5000) if kind < 0.9 else None,
             retrieval_ms=rng.uniform(10, 400), ttft_ms=rng.uniform(50, 900),
-            metadata=({"noise_of": out[-1].id} if noisy else {}) | (
+            metadata=({"noise_of": out[-1].id} if noisy else {}) | ({"trusted": _doc(target)} if i % 4 == 2 else {}) | (
                 {"citations": (ranking[:1] if i % 4 else ["d99"])} if i % 3 == 0 else {}),
         ))
     return out

@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ragauge.data._collect import ErrorCollector, Location
-from ragauge.data.schema import SAMPLE_FIELDS
+from ragauge.data.schema import AGENT_FIELDS, SAMPLE_FIELDS
 from ragauge.errors import ConfigError
 
-CANONICAL = frozenset(SAMPLE_FIELDS)
+CANONICAL = frozenset(SAMPLE_FIELDS + AGENT_FIELDS)
 
 #: alias -> canonical name. Ragas v1 used question/answer/contexts (our names) and
 #: ground_truth(s); Ragas v2 (SingleTurnSample) uses user_input/response/retrieved_contexts/reference.
@@ -32,6 +32,10 @@ ALIASES: Mapping[str, str] = {
     # is that id), and the retrieved documents' ids (or objects {id, text}: those are contexts too)
     "relevant_doc": "relevant_ids",
     "retrieved_docs": "retrieved_ids",
+    # agents: OpenAI chat messages carry the tool calls (data/tools.py); DeepEval's names
+    "messages": "tool_calls",
+    "tools_called": "tool_calls",
+    "should_consider_ordering": "tools_ordered",
     # ours
     "tag": "tags",
     "slice": "tags",
@@ -65,7 +69,7 @@ def check_field_map(field_map: Mapping[str, str] | None) -> dict[str, str]:
         if ours not in KNOWN_NAMES:
             raise ConfigError(
                 f"field_map maps {theirs!r} to {ours!r}, which is not a sample field; "
-                f"{close_matches(ours, KNOWN_NAMES)}the fields are: {', '.join(SAMPLE_FIELDS)}"
+                f"{close_matches(ours, KNOWN_NAMES)}the fields are: {', '.join(SAMPLE_FIELDS + AGENT_FIELDS)}"
             )
         checked[theirs] = ours
     return checked

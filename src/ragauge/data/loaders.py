@@ -108,7 +108,7 @@ def load(
     return samples
 
 
-_CONTENT = ("question", "answer", "contexts", "retrieved_ids", "relevant_ids", "reference")
+_CONTENT = ("question", "answer", "contexts", "retrieved_ids", "relevant_ids", "reference", "tool_calls")
 
 
 def _has_content(sample: Sample) -> bool:

@@ -8,7 +8,10 @@ place that builds a ``Sample`` from untrusted records.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ragauge.data.tools import ExpectedTool, ToolCall
 
 # Mapping defaults are plain dicts (default_factory): a MappingProxyType default is rejected by
 # dataclasses on Python 3.11 (unhashable) and cannot be pickled (process pools).
@@ -38,6 +41,9 @@ class Sample:
     - Timings are in milliseconds; ``None`` means not measured (never 0).
     - ``question`` is None when the input has none (NLI-style or summary data); metrics that need a
       question list it in their spec's ``requires`` and leave such a sample unscored with a reason.
+    - Agents (:mod:`ragauge.data.tools`): ``tool_calls`` the agent made (``None``: not recorded, ``()``:
+      none made), ``expected_tools`` the task needs, ``tools_ordered`` whether their order matters, and
+      ``expected_outcome`` the result the task should reach.
     """
 
     id: str
@@ -53,6 +59,10 @@ class Sample:
     retrieval_ms: float | None = None
     ttft_ms: float | None = None
     metadata: Mapping[str, Any] = field(default_factory=dict)
+    tool_calls: "tuple[ToolCall, ...] | None" = None
+    expected_tools: "tuple[ExpectedTool, ...] | None" = None
+    tools_ordered: bool = False
+    expected_outcome: str | None = None
 
     @property
     def ranking(self) -> tuple[str, ...] | None:
@@ -94,3 +104,7 @@ SAMPLE_FIELDS = (
     "ttft_ms",
     "metadata",
 )
+
+#: The agent's fields (:mod:`ragauge.data.tools`): optional, written only when given, so a plain RAG
+#: sample keeps exactly :data:`SAMPLE_FIELDS`.
+AGENT_FIELDS = ("tool_calls", "expected_tools", "tools_ordered", "expected_outcome")

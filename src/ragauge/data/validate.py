@@ -19,6 +19,7 @@ from ragauge.data._text_checks import check_surrogates, json_cell_problems
 from ragauge.data._collect import ErrorCollector, Location
 from ragauge.data._fields import SECONDS_ALIASES, check_field_map, resolve
 from ragauge.data.schema import TIMING_FIELDS, Sample
+from ragauge.data.tools import read_calls, read_expected, read_ordered
 from ragauge.errors import InputError
 
 __all__ = ["require_questions", "sample_from_record"]
@@ -112,6 +113,17 @@ def build_sample(
         scale = 1000.0 if given is not None and given[1] in SECONDS_ALIASES else 1.0
         fields[name] = v.timing(given, loc, errors, scale=scale)
     fields["metadata"] = v.metadata(get("metadata"), extras, loc, errors)
+    chat = read_calls(get("tool_calls"), loc, errors)
+    if chat is not None:
+        fields["tool_calls"] = chat.calls
+        # chat messages: the first user message is the question, the last assistant text the answer
+        if fields["question"] is None and chat.question is not None and chat.question.strip():
+            fields["question"] = chat.question
+        if fields["answer"] is None and chat.answer is not None:
+            fields["answer"] = chat.answer
+    fields["expected_tools"] = read_expected(get("expected_tools"), loc, errors)
+    fields["tools_ordered"] = read_ordered(get("tools_ordered"), loc, errors)
+    fields["expected_outcome"] = v.optional_str(get("expected_outcome"), loc, errors)
     _check_context_ranking(fields, loc, errors)
 
     if errors.total > before:

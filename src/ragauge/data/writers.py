@@ -7,14 +7,16 @@ import os
 from pathlib import Path
 from typing import Any, Iterable
 
-from ragauge.data.schema import SAMPLE_FIELDS, Context, Sample
+from ragauge.data.schema import AGENT_FIELDS, SAMPLE_FIELDS, Context, Sample
+from ragauge.data.tools import tool_call_to_dict
 from ragauge.errors import InputError
 
 __all__ = ["sample_to_dict", "write_jsonl"]
 
 # Fields whose empty value equals "absent" on load; omitted when empty to keep files small.
 # retrieved_ids=() and relevant_ids={} are NOT among them: they differ from "not given".
-_OMIT_WHEN_EMPTY = frozenset({"contexts", "tags", "metadata"})
+# tools_ordered=False is the default; tool_calls=() ("no call made") is kept: it differs from None.
+_OMIT_WHEN_EMPTY = frozenset({"contexts", "tags", "metadata", "tools_ordered"})
 
 
 def _context_to_json(ctx: Context) -> str | dict[str, Any]:
@@ -39,12 +41,14 @@ def sample_to_dict(sample: Sample) -> dict[str, Any]:
     {'id': 'q1', 'question': 'Why?', 'tags': ['a']}
     """
     out: dict[str, Any] = {}
-    for name in SAMPLE_FIELDS:
+    for name in SAMPLE_FIELDS + AGENT_FIELDS:
         value = getattr(sample, name)
         if value is None or (name in _OMIT_WHEN_EMPTY and not value):
             continue
         if name == "contexts":
             value = [_context_to_json(c) for c in value]
+        elif name in ("tool_calls", "expected_tools"):
+            value = [tool_call_to_dict(c) for c in value]
         elif isinstance(value, tuple):
             value = list(value)
         elif name in ("relevant_ids", "metadata"):

@@ -14,6 +14,12 @@ A run never passes by accident: when a profile is named but none of its gates co
 metrics were not evaluated), or every requested metric is unscored, :func:`coverage_gate` adds a failing
 gate that says why. A gate decided on fewer than the profile's ``min_samples`` (30) scored samples carries
 a warning (``warnings`` and the reason); ``small_sample = "fail"`` makes it fail.
+
+A threshold with a production target (:mod:`ragauge.gates.profiles`) gives its gate ``target`` and
+``target_status``: ``met`` or ``missed`` by the point value (``None`` when the metric was not evaluated or has no
+value). The status never changes the gate's: a run may pass its CI gates and still be
+below target, which is what the seed means by "the gate catches regressions, it does not guarantee
+target quality".
 """
 
 from __future__ import annotations
@@ -47,6 +53,9 @@ class GateResult:
     non_inferiority: dict[str, Any] | None = None  #: non_inferior modes only: the test's numbers
     n: int | None = None  #: scored samples the gate was decided on (pairs for the baseline modes)
     warnings: tuple[str, ...] = ()  #: e.g. too few samples to be reliable; also at the end of ``reason``
+    target: float | None = None  #: the production target (shown, never gating)
+    target_op: str | None = None
+    target_status: str | None = None  #: met | missed | None (no target, skipped or no value)
 
     @property
     def passed(self) -> bool:
@@ -61,7 +70,14 @@ class GateResult:
         if self.mode.startswith("non_inferior"):
             out["margin"] = self.margin
             out["non_inferiority"] = self.non_inferiority
+        if self.target is not None:
+            out["target"] = {"op": self.target_op, "value": self.target, "status": self.target_status}
         return out
+
+    @property
+    def target_met(self) -> bool | None:
+        """Whether the point value reaches the production target; ``None`` without a target or a value."""
+        return None if self.target_status is None else self.target_status == "met"
 
 
 def _fmt(x: float, unit: str | None) -> str:
@@ -80,8 +96,21 @@ def check_threshold(
     small_sample: str = "warn",
 ) -> GateResult:
     """Check one threshold. ``min_samples`` (``None``: no check): a pass or fail decided on fewer scored
-    samples gets a warning, or fails when ``small_sample == "fail"``."""
+    samples gets a warning, or fails when ``small_sample == "fail"``. A target is recorded beside the verdict."""
     g = _check_one(th, summaries, profile=profile, baseline=baseline, margin=margin, profile_margin=profile_margin)
+    return _with_target(_sized(g, summaries, min_samples, small_sample), th)
+
+
+def _with_target(g: GateResult, th: Threshold) -> GateResult:
+    if th.target is None:
+        return g
+    status = None
+    if g.value is not None:  # a non_inferior gate waiting for a baseline still has its value
+        status = "met" if _OPS[th.target_op](g.value, th.target) else "missed"  # type: ignore[index]
+    return replace(g, target=th.target, target_op=th.target_op, target_status=status)
+
+
+def _sized(g: GateResult, summaries: Mapping[str, MetricSummary], min_samples: int | None, small_sample: str) -> GateResult:
     if g.status not in ("pass", "fail"):
         return g
     n = g.non_inferiority.get("n") if g.non_inferiority else None

@@ -19,7 +19,7 @@ from .spec import MetricSpec
 # Modules that define metric families; each has DEFINITIONS (list of MetricDef) and
 # compute(specs, samples, *, judge=None) -> dict[str, ScoreColumn].
 FAMILY_MODULES = ("ranking", "context_ids", "operational", "faithfulness", "answer", "context_judge", "noise", "toxicity",
-                 "context_relevance", "citations", "diagnostics", "answerability")
+                 "context_relevance", "citations", "diagnostics", "answerability", "agent", "taxonomy")
 
 
 @dataclass(frozen=True, slots=True)
