@@ -144,3 +144,20 @@ def test_demo_says_retrieval_first(tmp_path):
     assert html.index('id="diagnosis"') < html.index('id="gates"') and "Что исправить" in html
     assert "### Что исправить" in render_markdown(doc_)
     assert "Что исправить:" in render_table(doc_) and "[critical] Сначала почините поиск" in render_table(doc_)
+
+
+@pytest.mark.parametrize("n_unanswerable, lang, expected", [
+    (1, "en", "1 of 1 question that the documents cannot answer"),
+    (3, "en", "1 of 3 questions that the documents cannot answer"),
+    (1, "ru", "На 1 из 1 вопроса, ответа на которые"),
+    (3, "ru", "На 1 из 3 вопросов, ответа на которые"),
+    (21, "ru", "На 1 из 21 вопроса, ответа на которые"),
+])
+def test_unanswerable_count_agrees_with_its_noun(n_unanswerable, lang, expected):
+    """Issue 14: "1 of 1 questions" / "из 21 вопросов" -- the noun agrees with the number."""
+    samples = [{"id": f"u{i}", "tags": ["unanswerable"], "answer": "It costs 5 rubles." if i == 0 else "No documents.",
+                "scores": {"faithfulness": 0.0} if i == 0 else {"faithfulness": None},
+                "unscored": {} if i == 0 else {"faithfulness": "refusal: the answer declines to answer"},
+                "artifacts": {}} for i in range(n_unanswerable)]
+    [g] = diagnose(doc({}, samples=samples, lang=lang), lang=lang)
+    assert g.code == "unanswerable_answered" and expected in g.text

@@ -101,7 +101,11 @@ def hit_rate_names(doc: Mapping[str, Any]) -> list[str]:
     """``hit_rate@k`` metrics of the run, the gated ones first, then by k."""
     names = [n for n in (doc.get("summary") or {}) if n.startswith("hit_rate@")]
     gated = {g.get("metric") for g in doc.get("gates") or [] if g.get("status") != "skipped"}
-    return sorted(names, key=lambda n: (n not in gated, int(_K.search(n).group(1)) if _K.search(n) else 0))
+    def k_of(name: str) -> int:
+        m = _K.search(name)
+        return int(m.group(1)) if m else 0
+
+    return sorted(names, key=lambda n: (n not in gated, k_of(n)))
 
 
 def language(doc: Mapping[str, Any]) -> str:

@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping
 
 from . import _read
 from ._read import Reading
-from .texts import TEXTS, WORDS
+from .texts import OF_QUESTIONS, TEXTS, WORDS
 
 SEVERITY_ORDER = {"critical": 0, "high": 1, "medium": 2}
 
@@ -37,6 +37,20 @@ class Diagnosis:
 def num(x: float, lang: str, digits: int = 3) -> str:
     text = f"{x:.{digits}f}"
     return text.replace(".", ",") if lang == "ru" else text
+
+
+def of_questions(n: int, lang: str) -> str:
+    """``n`` and "questions" as they read after "of" / "из".
+
+    >>> of_questions(1, "en"), of_questions(21, "ru"), of_questions(3, "ru"), of_questions(11, "ru")
+    ('1 question', '21 вопроса', '3 вопросов', '11 вопросов')
+    """
+    forms = OF_QUESTIONS[lang]
+    if lang != "ru":
+        return f"{n} {forms[0 if n == 1 else 1]}"
+    one = n % 10 == 1 and n % 100 != 11
+    few = 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14
+    return f"{n} {forms[0 if one else 1 if few else 2]}"
 
 
 def pct(x: float, lang: str) -> str:
@@ -141,7 +155,7 @@ def unanswerable_answered(doc: Mapping[str, Any], lang: str) -> Diagnosis | None
                                  "ci_low": ci.low if ci else None, "ci_high": ci.high if ci else None,
                                  "ci_method": "wilson", "answered_ids": answered}}
     return _make("unanswerable_answered", "high", lang, evidence, answered=str(len(answered)),
-                 total=str(len(known)), rate=rate, ids=shown)
+                 questions=of_questions(len(known), lang), rate=rate, ids=shown)
 
 
 def latency_budget(doc: Mapping[str, Any], lang: str) -> Diagnosis | None:

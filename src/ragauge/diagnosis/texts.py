@@ -73,12 +73,12 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
     },
     "unanswerable_answered": {
         "en": ("Questions the documents cannot answer get confident answers",
-               "{answered} of {total} questions that the documents cannot answer (no relevant documents, or the "
+               "{answered} of {questions} that the documents cannot answer (no relevant documents, or the "
                "reference declines) got an answer instead of an honest “no matching documents” ({rate}). "
                "Examples: {ids}. Add a way to decline: a similarity threshold below which the assistant says "
                "that no matching documents were found, and an instruction to say so rather than guess."),
         "ru": ("На вопросы без ответа в документах бот всё равно отвечает",
-               "На {answered} из {total} вопросов, ответа на которые в документах нет (нет релевантных "
+               "На {answered} из {questions}, ответа на которые в документах нет (нет релевантных "
                "документов или эталон отказывается отвечать), бот ответил вместо честного «в базе нет "
                "подходящих документов» ({rate}). Примеры: {ids}. Нужен путь отказа: порог схожести, ниже "
                "которого бот сообщает, что подходящих документов не найдено, и инструкция в промпте так и "
@@ -89,6 +89,10 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
         "ru": ("Задержка выше бюджета: {stage}", "{over}. {shares}{advice}"),
     },
 }
+
+#: "N questions" after "of" / "из": English one / many; Russian genitive for 1 (21, ...), 2-4, 5+ (из 1 вопроса,
+#: из 3 вопросов, из 5 вопросов).
+OF_QUESTIONS: dict[str, tuple[str, ...]] = {"en": ("question", "questions"), "ru": ("вопроса", "вопросов", "вопросов")}
 
 #: Pieces of the latency text and the shared phrases.
 WORDS: dict[str, dict[str, str]] = {

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from .escape import terminal_text
-from .messages import MESSAGES, msg, plural, report_lang
+from .gate_text import gate_reason, gate_warnings, method_text
+from .messages import MESSAGES, local_num, msg, plural, report_lang
 
 
 def fmt_value(value: float | None, unit: str | None = None) -> str:
@@ -58,18 +59,20 @@ def verdict_line(results: Mapping[str, Any], *, lang: str | None = None,
                names=", ".join(name(g["metric"]) for g in failed))
 
 
-def gate_notes(results: Mapping[str, Any]) -> list[str]:
-    """What a reader must see beside the verdict: the reason of every gate that did not pass (the checker's
-    sentence, including the synthetic "nothing was checked" gates), then each distinct warning of the passing
-    ones (e.g. fewer than 30 scored samples). Plain text; the caller escapes it for its medium."""
+def gate_notes(results: Mapping[str, Any], *, lang: str | None = None) -> list[str]:
+    """What a reader must see beside the verdict: the reason of every gate that did not pass (including the
+    synthetic "nothing was checked" gates), then each distinct warning of the passing ones (e.g. fewer than
+    30 scored samples), in the report's language (:mod:`~ragauge.report.gate_text`). Plain text; the caller
+    escapes it for its medium."""
+    lang = lang or report_lang(results)
     out: list[str] = []
     seen: set[str] = set()
     for g in results.get("gates", []):
         if g.get("status") in ("fail", "unscored"):
-            out.append(f"{g['metric']}: {g.get('reason') or g['status']}")
+            out.append(f"{g['metric']}: {gate_reason(g, results, lang)}")
     for g in results.get("gates", []):
         if g.get("status") == "pass":
-            for w in g.get("warnings") or ():
+            for w in gate_warnings(g, results, lang):
                 if w not in seen:
                     seen.add(w)
                     out.append(f"{g['metric']}: {w}")
@@ -78,7 +81,13 @@ def gate_notes(results: Mapping[str, Any]) -> list[str]:
 
 # --- baseline comparison, hidden breakage, diagnosis (shared by table, Markdown, HTML) -------------
 
-_SHORT_VERDICT = {"better": "better", "worse": "worse", "no detectable difference": "n.s.", "too few pairs": "too few"}
+def verdict_word(verdict: object, lang: str = "en", *, short: bool = False) -> str:
+    """A paired comparison's verdict (``better``, ``worse``, ``no detectable difference``, ``too few pairs``)
+    in ``lang``; ``short`` for the terminal (``n.s.``); an unknown one as stored."""
+    v = str(verdict or "")
+    if short and f"vs_{v}" in MESSAGES:
+        return msg(lang, f"vs_{v}")
+    return msg(lang, f"vd_{v}") if f"vd_{v}" in MESSAGES else v
 
 
 def comparison_of(results: Mapping[str, Any], metric: str) -> Mapping[str, Any] | None:
@@ -93,20 +102,20 @@ def arrow(entry: Mapping[str, Any]) -> str:
     return "→" if not d else ("↑" if d > 0 else "↓")
 
 
-def fmt_change(entry: Mapping[str, Any] | None, unit: str | None = None, *, short: bool = True) -> str:
+def fmt_change(entry: Mapping[str, Any] | None, unit: str | None = None, *, short: bool = True,
+               lang: str = "en") -> str:
     """``↑ +0.021 [-0.004, +0.046] p=0.09 n.s.`` (difference, paired CI, Holm-adjusted p, verdict)."""
     if not entry:
         return ""
     d = entry.get("difference")
     if d is None:
-        return entry.get("verdict", "")
+        return verdict_word(entry.get("verdict"), lang, short=short)
     dec = 0 if unit == "ms" else 3
     ci = entry.get("ci")
     ci_txt = f" [{ci['low']:+.{dec}f}, {ci['high']:+.{dec}f}]" if ci else ""
     p = entry.get("p_adjusted") if entry.get("p_adjusted") is not None else entry.get("p_value")
     p_txt = f" p={p:.2g}" if p is not None else ""
-    verdict = entry.get("verdict", "")
-    word = _SHORT_VERDICT.get(verdict, verdict) if short else verdict
+    word = verdict_word(entry.get("verdict"), lang, short=short)
     return f"{arrow(entry)} {d:+.{dec}f}{ci_txt}{p_txt} {word}".rstrip()
 
 
@@ -138,10 +147,7 @@ def alarm_lines(results: Mapping[str, Any], *, lang: str | None = None) -> list[
 
 
 def _num(x: Any, lang: str, spec: str = ".3f") -> str:
-    if x is None:
-        return "—"
-    text = format(float(x), spec)
-    return text.replace(".", ",") if lang == "ru" else text  # a decimal comma in Russian, as the diagnosis
+    return local_num(x, lang, spec)
 
 
 def alarm_sentence(a: Mapping[str, Any], lang: str = "en") -> str:
@@ -152,7 +158,7 @@ def alarm_sentence(a: Mapping[str, Any], lang: str = "en") -> str:
     ci_txt = msg(lang, "alarm_ci", low=_num(ci["low"], lang), high=_num(ci["high"], lang)) if ci else ""
     text = msg(lang, "alarm", slice=a["slice"], metric=a["metric"], value=_num(a.get("value"), lang), n=a["n"],
                ci=ci_txt, rest=_num(a.get("rest_value"), lang), n_rest=a["n_rest"],
-               diff=_num(a["difference"], lang, "+.3f"), method=a["method"], p=_num(a["p_value"], lang, ".2g"),
+               diff=_num(a["difference"], lang, "+.3f"), method=method_text(a["method"], lang), p=_num(a["p_value"], lang, ".2g"),
                p_adj=_num(a["p_adjusted"], lang, ".2g"))
     th = a.get("threshold")
     if th and a.get("overall_gate") in ("pass", "fail"):
@@ -196,7 +202,7 @@ def diagnosis_heading(results: Mapping[str, Any], *, lang: str | None = None) ->
     return msg(lang or report_lang(results), "what_to_fix")
 
 
-def usage_rows(results: Mapping[str, Any]) -> list[tuple[str, int, int, int, float | None]]:
+def usage_rows(results: Mapping[str, Any], *, lang: str = "en") -> list[tuple[str, int, int, int, float | None]]:
     """The LLM judge's spend as table rows ``(what, calls, from cache, tokens, USD or None)``: the run, each
     metric, each shared bucket (results.json ``usage``; empty for the offline judge)."""
     usage = results.get("usage")
@@ -207,7 +213,8 @@ def usage_rows(results: Mapping[str, Any]) -> list[tuple[str, int, int, int, flo
         tokens = int(c.get("prompt_tokens") or 0) + int(c.get("completion_tokens") or 0)
         return label, int(c.get("calls") or 0), int(c.get("cached") or 0), tokens, c.get("cost_usd")
 
-    rows = [row("whole run", usage["total"])]
+    rows = [row(msg(lang, "u_whole_run"), usage["total"])]
     rows += [row(name, c) for name, c in (usage.get("by_metric") or {}).items() if isinstance(c, Mapping)]
-    rows += [row(f"shared: {name}", c) for name, c in (usage.get("shared") or {}).items() if isinstance(c, Mapping)]
+    rows += [row(msg(lang, "u_shared", name=name), c) for name, c in (usage.get("shared") or {}).items()
+             if isinstance(c, Mapping)]
     return rows

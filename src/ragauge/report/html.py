@@ -122,16 +122,16 @@ def _date(value: Any) -> str:
 
 
 def _footer(doc: _Doc) -> str:
-    r = doc.r
+    r, lang = doc.r, doc.lang
     ci = r.get("ci") or {}
     level = _num(ci.get("level"))
     ci_text = ", ".join(x for x in [
-        _e(ci.get("method")) or None, f"{level:.0%} level" if level is not None else None,
-        f"{_e(ci.get('n_resamples'))} resamples" if ci.get("n_resamples") is not None else None] if x) or "—"
+        _e(ci.get("method")) or None, msg(lang, "f_level", level=f"{level:.0%}") if level is not None else None,
+        msg(lang, "f_resamples", n=_e(ci.get("n_resamples"))) if ci.get("n_resamples") is not None else None] if x) or "—"
     return (
-        f'<footer><span>Schema <code>{_e(r.get("schema"))}</code></span><span>Seed <code>{_e(r.get("seed", "—"))}'
-        f"</code></span><span>CI {ci_text}</span><span>Generated offline by ragauge "
-        f'{_e(r.get("ragauge_version", ""))}</span></footer>'
+        f'<footer><span>{msg(lang, "f_schema")} <code>{_e(r.get("schema"))}</code></span><span>{msg(lang, "f_seed")} '
+        f'<code>{_e(r.get("seed", "—"))}</code></span><span>{msg(lang, "f_ci")} {ci_text}</span><span>'
+        f'{msg(lang, "f_generated", version=_e(r.get("ragauge_version", "")))}</span></footer>'
     )
 
 

@@ -90,7 +90,7 @@ def _ci_text(low: Any, high: Any, doc: _Doc, name: str, value: Any) -> str:
     if _num(value) is None:
         return "—"
     if lo is None or hi is None:
-        return '<span class="muted">n too small</span>'
+        return f'<span class="muted">{msg(doc.lang, "n_too_small")}</span>'
     unit = doc.unit(name)
     return _e(f"{svg.fmt_number(lo)} – {svg.fmt_number(hi, unit)}")
 
@@ -108,10 +108,12 @@ def _unscored_text(entry: Mapping[str, Any], zero: str = "0", *, lang: str = "en
     return f'<span class="unscored-note">{msg(lang, "c_unscored", n=n)}: {detail}</span>'
 
 
-def _badge(status: Any) -> str:
+def _badge(status: Any, lang: str = "en") -> str:
+    """A gate's status as a coloured badge: the status word in English, its translation in Russian."""
     s = _str(status).lower() or "unknown"
     cls = s if s in {"pass", "fail", "unscored", "skipped"} else "unknown"
-    return f'<span class="badge badge-{cls}">{_e(s)}</span>'
+    word = msg(lang, f"st_{cls}") if lang != "en" and cls != "unknown" else s
+    return f'<span class="badge badge-{cls}">{_e(word)}</span>'
 
 
 def _passes(value: float, op: str, threshold: float) -> bool:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from . import svg
-from .common import alarm_lines, arrow, baseline_line, comparison_of, diagnosis_heading, too_small_note
-from .messages import msg
+from .common import (alarm_lines, arrow, baseline_line, comparison_of, diagnosis_heading, too_small_note,
+                     verdict_word)
+from .messages import msg, plural
 from .html_doc import _Doc, _e, _num, _section
 
 _SEVERITY_CLASS = {"critical": "bad", "high": "warn", "medium": "note"}
@@ -69,7 +70,7 @@ def slice_status(doc: _Doc, tag: str, metric: str) -> str | None:
     """``alarm`` or ``small`` from the slice checks of the document, ``None`` when it has none."""
     checks = ((doc.slices.get(tag) or {}).get("checks") or {}) if isinstance(doc.slices.get(tag), Mapping) else {}
     status = (checks.get(metric) or {}).get("status")
-    return {"alarm": "alarm", "too small": "small"}.get(status)
+    return {"alarm": "alarm", "too small": "small"}.get(str(status))
 
 
 def has_comparison(doc: _Doc) -> bool:
@@ -88,8 +89,9 @@ def comparison_cell(doc: _Doc, metric: str) -> str:
         return '<td class="muted">—</td>'
     d = _num(entry.get("difference"))
     verdict = str(entry.get("verdict") or "")
+    word = verdict_word(verdict, doc.lang)
     if d is None:
-        return f'<td class="muted">{_e(verdict)}</td>'
+        return f'<td class="muted">{_e(word)}</td>'
     unit = doc.unit(metric)
     ci = entry.get("ci") or {}
     lo, hi = _num(ci.get("low")), _num(ci.get("high"))
@@ -98,5 +100,16 @@ def comparison_cell(doc: _Doc, metric: str) -> str:
     p = _num(entry.get("p_adjusted")) if entry.get("p_adjusted") is not None else _num(entry.get("p_value"))
     p_txt = f" · p = {p:.2g}" if p is not None else ""
     cls = {"better": "change-better", "worse": "change-worse"}.get(verdict, "change-same")
-    return (f'<td class="num {cls}" title="{_e(entry.get("reason"))}"><span class="arrow">{arrow(entry)}</span> '
-            f'{d:+.{dec}f}{_e(ci_txt)}{_e(p_txt)}<div class="sub">{_e(verdict)}</div></td>')
+    return (f'<td class="num {cls}" title="{_e(_change_title(doc, metric, entry))}"><span class="arrow">'
+            f'{arrow(entry)}</span> {d:+.{dec}f}{_e(ci_txt)}{_e(p_txt)}<div class="sub">{_e(word)}</div></td>')
+
+
+def _change_title(doc: _Doc, metric: str, entry: Mapping[str, Any]) -> str:
+    """The comparison's own sentence in English; in another language the values it compares (the
+    sentence's test names are English)."""
+    if doc.lang == "en":
+        return str(entry.get("reason") or "")
+    n = entry.get("n")
+    return msg(doc.lang, "vd_title", metric=metric, base=doc.fmt(metric, entry.get("base")),
+               new=doc.fmt(metric, entry.get("new")),
+               pairs=plural(doc.lang, n, "paired samples") if isinstance(n, int) else "—")

@@ -16,7 +16,7 @@ def judge_section(doc: _Doc) -> str:
         j = entry.get("judge") if isinstance(entry, Mapping) else None
         if isinstance(j, Mapping):
             judges.setdefault(f"{j.get('judge')} · {j.get('model')} · {j.get('version')}", j)
-    spend = usage_rows(doc.r)
+    spend = usage_rows(doc.r, lang=doc.lang)
     if not judges and not spend:
         return ""
     parts = []
@@ -26,17 +26,18 @@ def judge_section(doc: _Doc) -> str:
         if isinstance(acc, Mapping) and isinstance(acc.get("by_task"), Mapping):
             rows = "".join(f"<tr><td>{_e(task)}</td><td class=\"num\">{_e(f'{v:.3f}' if _num(v) is not None else v)}</td></tr>"
                            for task, v in acc["by_task"].items())
-            body += (f'<table class="compact"><thead><tr><th>task type</th><th>{_e(acc.get("measure", "accuracy"))}</th>'
-                     f"</tr></thead><tbody>{rows}</tbody></table>"
-                     f'<p class="muted">{_e(acc.get("advice", ""))} Measured by {_e(acc.get("how", ""))}.</p>')
+            how = f' {_e(msg(doc.lang, "j_measured_by", how=acc["how"]))}' if acc.get("how") else ""
+            body += (f'<table class="compact"><thead><tr><th>{msg(doc.lang, "j_task")}</th>'
+                     f'<th>{_e(acc.get("measure", "accuracy"))}</th></tr></thead><tbody>{rows}</tbody></table>'
+                     f'<p class="muted">{_e(acc.get("advice", ""))}{how}</p>')
         parts.append(body)
     if spend:
         esc = (doc.r.get("usage") or {}).get("escalation") or {}
         rows = "".join(f"<tr><td>{_e(w)}</td><td class=\"num\">{c}</td><td class=\"num\">{h}</td>"
                        f"<td class=\"num\">{t:,}</td><td class=\"num\">{'—' if usd is None else f'${usd:.4f}'}</td></tr>"
                        for w, c, h, t, usd in spend)
-        note = (f'<p class="muted">Cascade: {_e(esc.get("escalated"))} of {_e(esc.get("claims"))} claim verdicts '
-                f'escalated to the LLM.</p>' if esc else "")
+        note = (f'<p class="muted">{_e(msg(doc.lang, "j_cascade", k=esc.get("escalated"), n=esc.get("claims")))}</p>'
+                if esc else "")
         heads = "".join(f"<th>{msg(doc.lang, k)}</th>" for k in ("h_what", "h_calls", "h_cached", "h_tokens", "h_cost"))
         parts.append(f'<p><strong>{msg(doc.lang, "judge_spend")}</strong> {msg(doc.lang, "judge_spend_note")}</p>'
                      f'<table class="compact"><thead><tr>{heads}</tr></thead><tbody>{rows}</tbody></table>{note}')

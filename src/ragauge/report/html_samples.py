@@ -81,7 +81,7 @@ def _score_cell(doc: _Doc, sample: Mapping[str, Any], names: list[str], group: s
     unscored = sample.get("unscored") or {}
     value = _cell_value(sample, names)
     if value is None:
-        reason = next((_str(unscored.get(n)) for n in names if unscored.get(n)), "") or "not scored"
+        reason = next((_str(unscored.get(n)) for n in names if unscored.get(n)), "") or msg(doc.lang, "b_not_scored")
         return (f'<td class="score unscored sg grp-{group}" data-v="" title="{_e(capped(reason, limit=300)[0])}">'
                 f'<span class="cell">—</span></td>')
     name = names[0]

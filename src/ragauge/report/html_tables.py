@@ -6,6 +6,7 @@ from __future__ import annotations
 from . import svg
 from .html_doc import _Doc, _badge, _ci_text, _e, _section, _str, _table, _unscored_text
 from .html_extra import comparison_cell, comparison_intro, has_comparison
+from .gate_text import gate_reason
 from .messages import msg
 
 
@@ -21,9 +22,9 @@ def _gates(doc: _Doc) -> str:
             f'<td class="num">{_e(doc.fmt(name, g.get("value")))}</td>'
             f'<td class="num">{_ci_text(g.get("ci_low"), g.get("ci_high"), doc, name, g.get("value"))}</td>'
             f'<td class="num">{_e(svg.op_symbol(_str(g.get("op"))))} {_e(doc.fmt(name, g.get("threshold")))}</td>'
-            f'<td>{_e(g.get("mode")) or "—"}</td><td>{_badge(g.get("status"))}</td>'
+            f'<td>{_e(g.get("mode")) or "—"}</td><td>{_badge(g.get("status"), doc.lang)}</td>'
             + (comparison_cell(doc, name) if compared else "")
-            + f'<td class="reason">{_e(g.get("reason"))}</td></tr>'
+            + f'<td class="reason">{_e(gate_reason(g, doc.r, doc.lang))}</td></tr>'
         )
     head = "<tr>" + "".join(f"<th>{msg(doc.lang, k)}</th>" for k in ("H_metric", "H_value", "h_ci", "H_threshold", "H_mode",
                                                                      "H_status")) \
@@ -41,8 +42,8 @@ def _summary(doc: _Doc) -> str:
         entry = doc.summary.get(name) or {}
         ci = entry.get("ci") or {}
         spec = doc.specs.get(name, {})
-        direction = "higher is better" if doc.higher_is_better(name) else "lower is better"
-        gated = ' <span class="tag">gated</span>' if doc.gate(name) else ""
+        direction = msg(doc.lang, "b_higher" if doc.higher_is_better(name) else "b_lower")
+        gated = f' <span class="tag">{msg(doc.lang, "b_gated")}</span>' if doc.gate(name) else ""
         rows.append(
             f'<tr><td class="metric" title="{_e(spec.get("description"))}">{_e(name)}{gated}'
             f'<div class="sub">{_e(direction)}</div></td><td>{_e(doc.aggregate(name))}</td>'

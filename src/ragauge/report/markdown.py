@@ -8,6 +8,7 @@ from .common import (usage_rows, alarm_lines, baseline_line, comparison_of, diag
                      fmt_value, gate_notes, too_small_note, units, verdict_line)
 from .escape import md_cell as _cell
 from .escape import md_code as _code
+from .gate_text import gate_reason
 from .messages import msg, plural, report_lang
 
 
@@ -27,7 +28,7 @@ def render_markdown(results: Mapping[str, Any], *, lang: str | None = None) -> s
         f"{_code(prof.get('name') or msg(lang, 'none'))}.",
         "",
     ]
-    notes = gate_notes(results)
+    notes = gate_notes(results, lang=lang)
     if notes:
         out += [f"- {_cell(n)}" for n in notes] + [""]
     out += _diagnosis(results, lang) + _alarms(results, lang)
@@ -46,7 +47,7 @@ def render_markdown(results: Mapping[str, Any], *, lang: str | None = None) -> s
             u = unit.get(g["metric"])
             ci = {"low": g["ci_low"], "high": g["ci_high"]} if g.get("ci_low") is not None else None
             # our own numbers and verdict words ("↓ -0.050 [-0.080, -0.020] p=0.003 worse"): no user text
-            change = f" {fmt_change(comparison_of(results, g['metric']), u, short=False) or '—'} |" \
+            change = f" {fmt_change(comparison_of(results, g['metric']), u, short=False, lang=lang) or '—'} |" \
                 if compared else ""
             mode = f" ({_cell(g['mode'].replace('_', '-'))})" if g.get("mode") not in (None, "point") else ""
             status = icon.get(g["status"], "") + (msg(lang, f"st_{g['status']}") if g["status"] in icon
@@ -60,7 +61,7 @@ def render_markdown(results: Mapping[str, Any], *, lang: str | None = None) -> s
         u = unit.get(name)
         out.append(f"| {_code(name)} | {fmt_value(e['value'], u)} | {fmt_ci(e['ci'], u, lang=lang)} | {e['n']} "
                    f"| {_cell(fmt_unscored(e))} |")
-    spend = usage_rows(results)
+    spend = usage_rows(results, lang=lang)
     if spend:
         out += ["", f"{msg(lang, 'judge_spend')} ({_cell((results.get('usage') or {}).get('model') or '')}):", "",
                 f"| {h['h_what']} | {h['h_calls']} | {h['h_cached']} | {h['h_tokens']} | {h['h_cost']} |",
@@ -70,7 +71,7 @@ def render_markdown(results: Mapping[str, Any], *, lang: str | None = None) -> s
     failing = [g for g in gates if g["status"] in ("fail", "unscored")]
     if failing:
         out += ["", f"<details><summary>{msg(lang, 'why_failed')}</summary>", ""]
-        out += [f"- {_cell(g['reason'])}" for g in failing]
+        out += [f"- {_cell(gate_reason(g, results, lang))}" for g in failing]
         out += ["", "</details>"]
     return "\n".join(out) + "\n"
 

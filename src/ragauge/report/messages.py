@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from .gate_messages import GATE_MESSAGES
+
 LANGS = ("en", "ru")
 
 #: noun -> {lang: forms}; English (one, many), Russian (one, few, many): 1 образец, 2 образца, 5 образцов
@@ -28,6 +30,11 @@ NOUNS: dict[str, dict[str, tuple[str, ...]]] = {
     "more characters": {"en": ("more character", "more characters"), "ru": ("символ", "символа", "символов")},
     "scored samples": {"en": ("scored sample", "scored samples"),
                        "ru": ("оценённый образец", "оценённых образца", "оценённых образцов")},
+    # after "of" / "из": 1 образца, 2 образцов, 5 образцов (genitive)
+    "of slices": {"en": ("slice", "slices"), "ru": ("среза", "срезов", "срезов")},
+    "of samples": {"en": ("sample", "samples"), "ru": ("образца", "образцов", "образцов")},
+    "paired samples": {"en": ("paired sample", "paired samples"),
+                       "ru": ("пара образцов", "пары образцов", "пар образцов")},
 }
 
 #: key -> {lang: text with str.format fields}
@@ -132,8 +139,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                              "marked “too small”: their estimate is not reliable. A red outlined bar marked “alarm” "
                              "is a slice significantly below the rest (see Hidden breakage).",
                        "ru": "Столбец зелёный, если точечная оценка среза проходит порог, красный — если нет; усы — "
-                             "95% ДИ. Срезы, где меньше {n} оценённых образцов, заштрихованы и помечены «too small»: "
-                             "их оценка ненадёжна. Столбец с красной рамкой и пометкой «alarm» — срез, значимо хуже "
+                             "95% ДИ. Срезы, где меньше {n} оценённых образцов, заштрихованы и помечены «мало данных»: "
+                             "их оценка ненадёжна. Столбец с красной рамкой и пометкой «тревога» — срез, значимо хуже "
                              "остальных (см. «Скрытые поломки»)."},
     "c_no_timing": {"en": "No percentile (timing) metrics.", "ru": "Нет перцентильных метрик (времени)."},
     "c_percentiles": {"en": "percentiles", "ru": "перцентили"},
@@ -201,6 +208,52 @@ MESSAGES: dict[str, dict[str, str]] = {
     "q_unscored": {"en": "Unscored", "ru": "Не оценено"},
     "q_artifacts": {"en": "Artifacts", "ru": "Артефакты"},
     "q_other": {"en": "Other fields", "ru": "Другие поля"},
+    # HTML cells, footer and charts
+    "b_gated": {"en": "gated", "ru": "с порогом"},
+    "b_higher": {"en": "higher is better", "ru": "больше — лучше"},
+    "b_lower": {"en": "lower is better", "ru": "меньше — лучше"},
+    "b_not_scored": {"en": "not scored", "ru": "не оценено"},
+    "f_schema": {"en": "Schema", "ru": "Схема"},
+    "f_seed": {"en": "Seed", "ru": "Seed"},
+    "f_ci": {"en": "CI", "ru": "ДИ"},
+    "f_level": {"en": "{level} level", "ru": "уровень {level}"},
+    "f_resamples": {"en": "{n} resamples", "ru": "повторных выборок: {n}"},
+    "f_generated": {"en": "Generated offline by ragauge {version}", "ru": "Создан офлайн, ragauge {version}"},
+    "g_score_axis": {"en": "score per sample", "ru": "оценка образца"},
+    "g_samples_axis": {"en": "samples", "ru": "образцы"},
+    "g_mean": {"en": "mean {v}", "ru": "среднее {v}"},
+    "g_threshold": {"en": "threshold {label} {op} {v}", "ru": "порог {label} {op} {v}"},
+    "g_bin": {"en": "{a}–{b}: {samples}", "ru": "{a}–{b}: {samples}"},
+    "g_hist_desc": {"en": "{samples} in {bins} bins from {lo} to {hi}: {counts}",
+                    "ru": "{samples} в {bins} интервалах от {lo} до {hi}: {counts}"},
+    "g_unscored": {"en": "— unscored (n={n})", "ru": "— не оценено (n={n})"},
+    "g_too_small": {"en": "too small", "ru": "мало данных"},
+    "g_alarm": {"en": "alarm", "ru": "тревога"},
+    "g_alarm_title": {"en": "alarm: significantly below the rest", "ru": "тревога: значимо хуже остальных"},
+    "g_not_measured": {"en": "— not measured", "ru": "— не измерено"},
+    "g_collapsed": {"en": "by slice: {k} of {slices} below the bar; worst {worst}",
+                    "ru": "по срезам: ниже планки {k} из {slices}; хуже всех {worst}"},
+    "g_collapsed_none": {"en": "by slice: {slices}, none below the bar",
+                         "ru": "по срезам: {slices}, ниже планки ни одного"},
+    "g_worst": {"en": "{slice} ({value}, n = {n})", "ru": "{slice} ({value}, n = {n})"},
+    "j_line": {"en": "Judge: {judge} ({model}, {version}).", "ru": "Судья: {judge} ({model}, {version})."},
+    "j_measured": {"en": " Measured {measure}: {tasks}.", "ru": " Измерено ({measure}): {tasks}."},
+    "j_task": {"en": "task type", "ru": "тип задачи"},
+    "j_measured_by": {"en": "Measured by {how}.", "ru": "Как измерено: {how}."},
+    "j_cascade": {"en": "Cascade: {k} of {n} claim verdicts escalated to the LLM.",
+                  "ru": "Каскад: {k} из {n} вердиктов по утверждениям переданы LLM."},
+    "u_whole_run": {"en": "whole run", "ru": "весь запуск"},
+    "u_shared": {"en": "shared: {name}", "ru": "общие: {name}"},
+    # the paired comparison's verdicts (stats/paired.py), long and short
+    "vd_better": {"en": "better", "ru": "лучше"},
+    "vd_worse": {"en": "worse", "ru": "хуже"},
+    "vd_no detectable difference": {"en": "no detectable difference", "ru": "разницы не видно"},
+    "vd_too few pairs": {"en": "too few pairs", "ru": "мало пар"},
+    "vs_no detectable difference": {"en": "n.s.", "ru": "незначимо"},
+    "vs_too few pairs": {"en": "too few", "ru": "мало пар"},
+    "vd_title": {"en": "{metric}: baseline {base} → this run {new} on {pairs}",
+                 "ru": "{metric}: базовый {base} → этот запуск {new}, {pairs}"},
+    **GATE_MESSAGES,
 }
 
 
@@ -220,6 +273,19 @@ def plural(lang: str, n: int, noun: str) -> str:
     """``n`` and the noun in the form that goes with it: ``1 sample``, ``5 образцов``."""
     forms = NOUNS[noun][lang if lang in LANGS else "en"]
     return f"{n} {forms[plural_index(lang, n)]}"
+
+
+def local_num(x: Any, lang: str, spec: str = ".3f") -> str:
+    """A number as the report's language writes it: ``0.769`` / ``0,769`` (a decimal comma in Russian, as
+    the diagnosis); ``—`` for none.
+
+    >>> local_num(0.7691, "ru"), local_num(-0.02, "en", "+.3f"), local_num(None, "ru")
+    ('0,769', '-0.020', '—')
+    """
+    if x is None:
+        return "—"
+    text = format(float(x), spec)
+    return text.replace(".", ",") if lang == "ru" else text
 
 
 def msg(lang: str, key: str, **fields: Any) -> str:

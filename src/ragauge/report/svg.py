@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from html import escape
 from typing import Callable, Sequence
 
+from .messages import msg, plural
+
 SVG_NS = "http://www.w3.org/2000/svg"
 
 # Restrained palette, shared with the HTML report's CSS.
@@ -126,14 +128,14 @@ def _text(x: float, y: float, text: str, *, anchor: str = "start", fill: str = I
 
 def _threshold_lines(
     thresholds: Sequence[Threshold], scale: Callable[[float], float], top: float, bottom: float,
-    unit: str | None, width: float,
+    unit: str | None, width: float, lang: str = "en",
 ) -> list[str]:
     """Dashed lines with a label row each: the rightmost line gets the lowest row, so a label running to
     the right never crosses another threshold's line (those stop below it)."""
     out = []
     for i, th in enumerate(sorted(thresholds, key=lambda t: t.value, reverse=True)):
         x = scale(th.value)
-        label = f"threshold {th.label} {op_symbol(th.op)} {fmt_number(th.value, unit)}".replace("  ", " ")
+        label = msg(lang, "g_threshold", label=th.label, op=op_symbol(th.op), v=fmt_number(th.value, unit)).replace("  ", " ")
         out.append(
             f'<line x1="{x:.1f}" y1="{top - 4 - 13 * i:.1f}" x2="{x:.1f}" y2="{bottom:.1f}" stroke="{INK}" '
             f'stroke-width="1.5" stroke-dasharray="5 3"><title>{escape(label)}</title></line>'
@@ -155,6 +157,7 @@ def histogram(
     mean: float | None = None,
     width: int = 520,
     height: int = 250,
+    lang: str = "en",
 ) -> str:
     """Vertical histogram of per-sample scores over ``[lo, hi]`` with counts above the bars.
 
@@ -172,9 +175,8 @@ def histogram(
     def sy(c: float) -> float:
         return bottom - c / y_max * plot_h
 
-    desc = f"{len(values)} scored samples in {bins} bins from {fmt_tick(lo)} to {fmt_tick(hi)}: " + ", ".join(
-        str(c) for c in counts
-    )
+    desc = msg(lang, "g_hist_desc", samples=plural(lang, len(values), "scored samples"), bins=bins, lo=fmt_tick(lo),
+               hi=fmt_tick(hi), counts=", ".join(str(c) for c in counts))
     out = _open(width, height, title, desc, "histogram")
     for t in y_ticks:
         out.append(f'<line x1="{left}" y1="{sy(t):.1f}" x2="{left + plot_w}" y2="{sy(t):.1f}" stroke="{GRID}"/>')
@@ -187,7 +189,7 @@ def histogram(
         if c:
             out.append(
                 f'<rect x="{x + 1:.1f}" y="{sy(c):.1f}" width="{bw - 2:.1f}" height="{bottom - sy(c):.1f}" '
-                f'fill="{NEUTRAL}"><title>{fmt_tick(a)}–{fmt_tick(b)}: {c} sample{"s" if c != 1 else ""}'
+                f'fill="{NEUTRAL}"><title>{escape(msg(lang, "g_bin", a=fmt_tick(a), b=fmt_tick(b), samples=plural(lang, c, "samples")))}'
                 "</title></rect>"
             )
             labels.append(_text(x + bw / 2, sy(c) - 3, str(c), anchor="middle", fill=INK))
@@ -196,19 +198,19 @@ def histogram(
         if lo - 1e-9 <= t <= hi + 1e-9:
             out.append(f'<line x1="{sx(t):.1f}" y1="{bottom}" x2="{sx(t):.1f}" y2="{bottom + 4}" stroke="{MUTED}"/>')
             out.append(_text(sx(t), bottom + 15, fmt_tick(t), anchor="middle", fill=MUTED))
-    out.append(_text(left + plot_w / 2, height - 4, "score per sample", anchor="middle", fill=MUTED))
+    out.append(_text(left + plot_w / 2, height - 4, msg(lang, "g_score_axis"), anchor="middle", fill=MUTED))
     out.append(
-        _text(12, top + plot_h / 2, "samples", anchor="middle", fill=MUTED,
+        _text(12, top + plot_h / 2, msg(lang, "g_samples_axis"), anchor="middle", fill=MUTED,
               extra=f' transform="rotate(-90 12 {top + plot_h / 2:.1f})"')
     )
     if mean is not None:
         x = sx(mean)
         out.append(f'<line x1="{x:.1f}" y1="{top - 16}" x2="{x:.1f}" y2="{bottom}" stroke="{MUTED}" '
-                   f'stroke-width="1.5"><title>mean {fmt_number(mean)}</title></line>')
+                   f'stroke-width="1.5"><title>{escape(msg(lang, "g_mean", v=fmt_number(mean)))}</title></line>')
         anchor, dx = ("end", -4) if x > width * 0.7 else ("start", 4)
-        out.append(_text(x + dx, top - 18, f"mean {fmt_number(mean)}", anchor=anchor, fill=MUTED))
+        out.append(_text(x + dx, top - 18, msg(lang, "g_mean", v=fmt_number(mean)), anchor=anchor, fill=MUTED))
     if threshold is not None:
-        out += _threshold_lines([threshold], sx, top - 28, bottom, None, width)
+        out += _threshold_lines([threshold], sx, top - 28, bottom, None, width, lang)
     out += labels
     out.append("</svg>")
     return "\n".join(out)
@@ -229,6 +231,7 @@ def slice_bars(
     axis: str = "",
     chart_id: str = "s",
     width: int = 1040,
+    lang: str = "en",
 ) -> str:
     """Horizontal bars, one per slice, with CI whiskers; small slices hatched grey and labelled.
 
@@ -243,7 +246,9 @@ def slice_bars(
     def sx(v: float) -> float:
         return left + (min(max(v, lo), hi) - lo) / (hi - lo) * plot_w
 
-    desc = "; ".join(f"{b.label}: {fmt_number(b.value, unit)} (n={b.n}, {b.status})" for b in bars)
+    word = {"pass": msg(lang, "st_pass"), "fail": msg(lang, "st_fail"), "small": msg(lang, "g_too_small"),
+            "alarm": msg(lang, "g_alarm"), "none": "—"}
+    desc = "; ".join(f"{b.label}: {fmt_number(b.value, unit)} (n={b.n}, {word.get(b.status, b.status)})" for b in bars)
     out = _open(width, height, title, desc, "slices")
     out.append(
         f'<defs><pattern id="{hatch}" width="6" height="6" patternUnits="userSpaceOnUse" '
@@ -265,7 +270,7 @@ def slice_bars(
             f"<title>{escape(b.label)}</title></text>"
         )
         if b.value is None:
-            out.append(_text(left + 4, mid + 4, f"— unscored (n={b.n if b.n is not None else 0})", fill=MUTED))
+            out.append(_text(left + 4, mid + 4, msg(lang, "g_unscored", n=b.n if b.n is not None else 0), fill=MUTED))
             continue
         x0, x1 = sx(0.0 if lo < 0.0 < hi else lo), sx(b.value)
         fill = colours.get(b.status, NEUTRAL)
@@ -274,8 +279,8 @@ def slice_bars(
         out.append(
             f'<rect x="{min(x0, x1):.1f}" y="{y + 5}" width="{max(abs(x1 - x0), 1):.1f}" height="{row_h - 10}" '
             f'fill="{fill}"{stroke}><title>{escape(b.label)}: {fmt_number(b.value, unit)}, n={b.n}'
-            f"{' (too small)' if b.status == 'small' else ''}"
-            f"{' (alarm: significantly below the rest)' if b.status == 'alarm' else ''}</title></rect>"
+            f"{escape(' (' + msg(lang, 'g_too_small') + ')') if b.status == 'small' else ''}"
+            f"{escape(' (' + msg(lang, 'g_alarm_title') + ')') if b.status == 'alarm' else ''}</title></rect>"
         )
         end = x1
         if b.low is not None and b.high is not None:
@@ -285,15 +290,16 @@ def slice_bars(
                 out.append(f'<line x1="{xx:.1f}" y1="{mid - 5}" x2="{xx:.1f}" y2="{mid + 5}" stroke="{INK}" '
                            'stroke-width="1.2"/>')
             end = max(end, c)
-        small = ' · too small' if b.status == "small" else ""
-        alarm = f'<tspan fill="{FAIL}" font-weight="700"> ⚠ alarm</tspan>' if b.status == "alarm" else ""
+        small = f' · {escape(msg(lang, "g_too_small"))}' if b.status == "small" else ""
+        alarm = (f'<tspan fill="{FAIL}" font-weight="700"> ⚠ {escape(msg(lang, "g_alarm"))}</tspan>'
+                 if b.status == "alarm" else "")
         out.append(
             f'<text x="{end + 6:.1f}" y="{mid + 4:.1f}" fill="{MUTED if small else INK}"{HALO}>'
             f'{escape(fmt_number(b.value, unit))}<tspan fill="{MUTED}"> · n={b.n}{small}</tspan>{alarm}</text>'
         )
     out.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="{MUTED}"/>')
     if threshold is not None:
-        out += _threshold_lines([threshold], sx, top, bottom, unit, width)
+        out += _threshold_lines([threshold], sx, top, bottom, unit, width, lang)
     out.append("</svg>")
     return "\n".join(out)
 
@@ -306,6 +312,7 @@ def percentile_chart(
     axis: str = "",
     unit: str | None = "ms",
     width: int = 1040,
+    lang: str = "en",
 ) -> str:
     """Horizontal bars for the percentiles of one timing field.
 
@@ -337,7 +344,7 @@ def percentile_chart(
         mid = y + row_h / 2
         out.append(_text(left - 8, mid + 4, label, anchor="end", extra=' font-weight="600"'))
         if value is None:
-            out.append(_text(left + 4, mid + 4, "— not measured", fill=MUTED))
+            out.append(_text(left + 4, mid + 4, msg(lang, "g_not_measured"), fill=MUTED))
             continue
         x1 = sx(value)
         out.append(
@@ -346,7 +353,7 @@ def percentile_chart(
         )
         out.append(_text(x1 + 6, mid + 4, fmt_number(value, unit)))
     out.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="{MUTED}"/>')
-    out += _threshold_lines(thresholds, sx, top, bottom, unit, width)
+    out += _threshold_lines(thresholds, sx, top, bottom, unit, width, lang)
     out.append("</svg>")
     return "\n".join(out)
 

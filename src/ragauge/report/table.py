@@ -38,10 +38,10 @@ def render_table(results: Mapping[str, Any], *, lang: str | None = None) -> str:
         unscored = _t(fmt_unscored(entry))
         if len(unscored) > _UNSCORED_WIDTH:  # the full list is in report.md / report.html / results.json
             unscored = unscored[: _UNSCORED_WIDTH - 1] + "…"
-        row = (_t(name), fmt_value(entry["value"], unit.get(name)), fmt_ci(entry["ci"], unit.get(name), lang=lang),
+        row: tuple[str, ...] = (_t(name), fmt_value(entry["value"], unit.get(name)), fmt_ci(entry["ci"], unit.get(name), lang=lang),
                str(entry["n"]), unscored, gate)
         if compared:
-            row += (_t(fmt_change(comparison_of(results, name), unit.get(name))),)
+            row += (_t(fmt_change(comparison_of(results, name), unit.get(name), lang=lang)),)
         rows.append(row)
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = [head, ""]
@@ -62,7 +62,7 @@ def render_table(results: Mapping[str, Any], *, lang: str | None = None) -> str:
             lines += _wrap(_t(text), "  ! ")
     if alarms and (note := too_small_note(results, lang=lang)):
         lines += _wrap(_t(note), "  ")
-    judge = _judge_line(results)
+    judge = _judge_line(results, lang)
     if judge:
         lines += [""] + _wrap(_t(judge), "")
     diags = results.get("diagnosis") or []
@@ -73,7 +73,7 @@ def render_table(results: Mapping[str, Any], *, lang: str | None = None) -> str:
             lines += _wrap(_t(d["text"]), "     ")
     lines.append("")
     lines.append(verdict_line(results, lang=lang))
-    for note in gate_notes(results):
+    for note in gate_notes(results, lang=lang):
         lines += _wrap(_t(note), "  - ")
     return "\n".join(lines)
 
@@ -87,13 +87,14 @@ def _wrap(text: str, indent: str, width: int = 100) -> list[str]:
     return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=rest, break_on_hyphens=False) or [indent]
 
 
-def _judge_line(results: Mapping[str, Any]) -> str | None:
+def _judge_line(results: Mapping[str, Any], lang: str) -> str | None:
     """One line naming the judge of the judge metrics and its measured accuracy per task type."""
     for entry in results.get("summary", {}).values():
         j = entry.get("judge") if isinstance(entry, Mapping) else None
         if isinstance(j, Mapping):
             acc = j.get("measured_accuracy") or {}
             tasks = "; ".join(f"{t} {v:.2f}" for t, v in (acc.get("by_task") or {}).items())
-            head = f"Judge: {j.get('judge')} ({j.get('model')}, {j.get('version')})."
-            return head + (f" Measured {acc.get('measure', 'accuracy')}: {tasks}. {acc.get('advice', '')}" if tasks else "")
+            head = msg(lang, "j_line", judge=j.get("judge"), model=j.get("model"), version=j.get("version"))
+            measured = msg(lang, "j_measured", measure=acc.get("measure", "accuracy"), tasks=tasks)
+            return head + (f"{measured} {acc.get('advice', '')}".rstrip() if tasks else "")
     return None
