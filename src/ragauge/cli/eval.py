@@ -85,21 +85,24 @@ def _progress(quiet: bool):
 def _judge(args: argparse.Namespace):
     """``--judge`` and the budget options -> what ``evaluate(judge=...)`` takes."""
     from ..errors import ConfigError
+    from ..judges.llm.config import judge_spec_hint, redact_spec
 
     spec = args.judge
+    shown = redact_spec(args.judge)  # a URL in the spec may carry a key: never echoed as typed
     cascade = spec.split(":", 1)[0] == "cascade"
     if cascade:
         spec = spec.partition(":")[2]
         if spec.split(":", 1)[0] not in ("openai", "llm"):
-            raise ConfigError(f"--judge {args.judge!r}: a cascade needs an LLM judge after 'cascade:', "
-                              "e.g. cascade:openai:MODEL@URL")
+            raise ConfigError(f"--judge {shown!r}: a cascade needs an LLM judge after 'cascade:', "
+                              f"e.g. cascade:openai:MODEL@URL{judge_spec_hint(args.judge)}")
     elif getattr(args, "cascade_band", None) is not None:
         raise ConfigError("--cascade-band applies to a cascade judge (--judge cascade:openai:MODEL@URL)")
     llm = spec.split(":", 1)[0] in ("openai", "llm")
     budget_given = any(x is not None for x in (args.max_calls, args.max_tokens, args.max_usd, args.prices))
     if not llm:
         if spec not in ("auto", "offline", "none"):
-            raise ConfigError(f"--judge {spec!r}: use auto, offline, none, openai:MODEL@URL or cascade:openai:MODEL@URL")
+            raise ConfigError(f"--judge {shown!r}: use auto, offline, none, openai:MODEL@URL or cascade:openai:MODEL@URL"
+                              f"{judge_spec_hint(args.judge)}")
         if args.dry_run or budget_given:
             raise ConfigError("--dry-run and the budget options apply to an LLM judge (--judge openai:MODEL@URL)")
         return None if spec == "none" else spec

@@ -11,7 +11,13 @@
 - ``{"block": threading.Event()}``: wait until the event is set (or forever) -- for crash tests;
 - ``{"trickle": 0.05}``: a valid reply sent one byte at a time, this many seconds apart;
 - ``{"big": 3_000_000}``: a 200 with that many bytes of body (``"announce": True``: with a
-  Content-Length, else an unannounced body ended by closing the connection).
+  Content-Length, else an unannounced body ended by closing the connection);
+- ``{"gzip_bomb": 50_000_000}``: a 200 with ``Content-Encoding: gzip`` whose body inflates to that many
+  zero bytes (about 1/1000 of it on the wire), whatever ``Accept-Encoding`` asked;
+- ``{"gzip": True}``: the normal reply, gzip-compressed (a server that ignores ``Accept-Encoding``).
+
+``server.usage``: ``(prompt_tokens, completion_tokens)`` billed for each reply, or a callable of the
+request body returning them. ``server.headers`` records each request's headers.
 
 ``server.paths`` and ``server.auth`` record each request's path (with its query string) and
 Authorization header.
@@ -23,12 +29,14 @@ llama-cpp-python 0.3.36 does; ``reject_json_object`` answers json_object with HT
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import socket
 import struct
 import threading
 import time
+import zlib
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
@@ -89,6 +97,19 @@ def judge_responder(body: dict[str, Any]) -> str:
     return "{}"
 
 
+_BOMBS: dict[int, bytes] = {}
+
+
+def _zeros_gzipped(size: int) -> bytes:
+    """``size`` zero bytes, gzip-compressed (made once per size, in 1 MiB pieces)."""
+    if size not in _BOMBS:
+        z = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+        block = bytes(1 << 20)
+        parts = [z.compress(block[:min(len(block), size - at)]) for at in range(0, size, len(block))]
+        _BOMBS[size] = b"".join(parts) + z.flush()
+    return _BOMBS[size]
+
+
 class FakeOpenAI:
     def __init__(self, responder: Callable[[dict[str, Any]], str] = judge_responder) -> None:
         self.responder = responder
@@ -96,6 +117,7 @@ class FakeOpenAI:
         self.requests: list[dict[str, Any]] = []
         self.paths: list[str] = []
         self.auth: list[str | None] = []
+        self.headers: list[dict[str, str]] = []
         self.answered = 0
         self.reject_json_schema = False
         self.reject_json_object = False
@@ -112,6 +134,18 @@ class FakeOpenAI:
 
             def log_message(self, *args: Any) -> None:
                 pass
+
+            def _gzipped(self, payload: bytes) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Encoding", "gzip")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self._leave()
+                try:
+                    self.wfile.write(payload)
+                except OSError:
+                    pass  # the client stopped reading
 
             def _send(self, status: int, payload: bytes, headers: dict[str, str] | None = None) -> None:
                 self.send_response(status)
@@ -170,6 +204,7 @@ class FakeOpenAI:
                     fake.requests.append(body)
                     fake.paths.append(self.path)
                     fake.auth.append(self.headers.get("Authorization"))
+                    fake.headers.append({k.lower(): v for k, v in self.headers.items()})
                     action = fake.script.popleft() if fake.script else {}
                     fake.in_flight += 1
                     fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
@@ -191,6 +226,9 @@ class FakeOpenAI:
                     time.sleep(action["hang"])
                 if "big" in action:
                     self._big(action["big"], action.get("announce", False))
+                    return
+                if "gzip_bomb" in action:
+                    self._gzipped(_zeros_gzipped(action["gzip_bomb"]))
                     return
                 if "trickle" in action:
                     self._trickle(action["trickle"], fake.responder(body))
@@ -215,13 +253,16 @@ class FakeOpenAI:
                 if fake.delay:
                     time.sleep(fake.delay)
                 content = action["content"] if "content" in action else fake.responder(body)
-                p, c = fake.usage
+                p, c = fake.usage(body) if callable(fake.usage) else fake.usage
                 doc = {"id": "x", "object": "chat.completion", "model": body.get("model"),
                        "choices": [{"index": 0, "finish_reason": "stop",
                                     "message": {"role": "assistant", "content": content}}],
                        "usage": {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}}
                 with fake._lock:
                     fake.answered += 1
+                if action.get("gzip"):
+                    self._gzipped(gzip.compress(json.dumps(doc, ensure_ascii=False).encode()))
+                    return
                 self._send(200, json.dumps(doc, ensure_ascii=False).encode())
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -5,19 +5,19 @@
   ragauge: they change, and a wrong built-in price is worse than none. Without a price for the
   model, cost is reported as unknown and a money limit is refused up front (:class:`ConfigError`).
 - :class:`Budget`: limits plus the running :class:`Spend`. Before each *paid* call (cache hits are
-  free) :meth:`Budget.reserve` books the call's estimated tokens and cost and checks that what was
-  spent, plus every reservation of the calls still in flight, plus this one, fits each limit; if not
-  it raises :class:`ragauge.errors.BudgetExceededError` naming the limit, what was spent and that the
-  replies already paid for are cached (a re-run with a larger budget does not pay for them again).
-  When a call returns, its reservation is swapped for the usage the server reported
-  (:meth:`Budget.record`); a failed call gives it back (:meth:`Budget.release`). So a batch of
-  concurrent calls cannot all start below the limit. The estimates (``ceil(utf8 bytes / 4)`` prompt
-  tokens plus the caller's completion estimate) are calibrated on what the server bills: with a token
-  or money limit the first paid call goes alone (:meth:`Budget.try_reserve` says "wait" to the others
-  until one has returned), and every reservation is the estimate times the largest
-  billed/estimated ratio seen so far (never below 1). So the spend passes a limit only by what one
-  call bills beyond its calibrated estimate. Calls already in flight finish and are cached; no new
-  call starts.
+  free) :meth:`Budget.try_reserve` books it (a :class:`Reservation`); when the call returns, the
+  reservation is swapped for the usage the server reported (:meth:`Budget.record`); a failed call gives
+  it back (:meth:`Budget.release`), one the server may have billed is booked at its worst case
+  (:meth:`Budget.record_unknown`). Under a token or money limit the first paid call goes alone (its
+  bill calibrates the estimates); then a call starts beside the calls in flight only when spent +
+  their reservations + its *worst case* (prompt estimate x the largest billed/estimated prompt ratio
+  seen + the request's whole ``max_tokens``) fits every limit, and otherwise only alone, when spent +
+  its calibrated estimate fits. So only a call running alone can pass a limit, by what it bills beyond
+  its calibrated estimate (given a server that bills no more completion tokens than ``max_tokens`` and
+  no prompt above the ratio already seen). When no call can start,
+  :class:`ragauge.errors.BudgetExceededError` names the limit, what was spent and that the replies
+  already paid for are cached (a re-run with a larger budget does not pay for them again); calls
+  already in flight finish and are cached.
 - :class:`PlannedCalls`: what a dry run counted -- calls, cache hits, estimated tokens and cost.
 
 Cost = ``prompt_tokens * input / 1e6 + completion_tokens * output / 1e6``.
@@ -83,6 +83,17 @@ class Spend:
                 "cost_usd": None if self.cost is None else round(self.cost, 6)}
 
 
+@dataclass(frozen=True, slots=True)
+class Reservation:
+    """What one paid call holds while in flight (hand it back to :meth:`Budget.record` or :meth:`Budget.release`)."""
+
+    tokens: int  #: held: the call's worst case (calibrated prompt + the whole completion cap)
+    cost: float  #: held USD, the same worst case
+    est_prompt: int  #: the raw estimates, for calibrating the ratios when the bill comes
+    est_completion: int
+    raw_cost: float  #: USD of the raw estimates
+
+
 @dataclass
 class Budget:
     """Limits for one run (``None``: no limit) and the running spend. Thread-safe."""
@@ -93,8 +104,9 @@ class Budget:
     prices: Prices | None = None
     spend: Spend = field(default_factory=Spend)
     _in_flight: int = 0
-    _held_tokens: int = 0  #: estimated tokens reserved by the calls in flight
-    _held_cost: float = 0.0  #: estimated USD reserved by the calls in flight
+    _held_tokens: int = 0  #: worst-case tokens reserved by the calls in flight
+    _held_cost: float = 0.0  #: worst-case USD reserved by the calls in flight
+    _ratio_prompt: float = 1.0  #: largest billed / estimated prompt tokens of a returned call (>= 1)
     _ratio_tokens: float = 1.0  #: largest billed / estimated tokens of a returned call (>= 1)
     _ratio_cost: float = 1.0  #: the same for cost
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -134,61 +146,87 @@ class Budget:
         """A token or money limit, and no paid call has returned yet: the estimates are not calibrated."""
         return (self.max_tokens is not None or self.max_cost is not None) and self.spend.calls == 0
 
-    def try_reserve(self, est_prompt_tokens: int, est_completion_tokens: int) -> tuple[int, float, int, float] | None:
-        """:meth:`reserve`, or ``None`` ("wait and ask again") while a first call under a token or money
-        limit is in flight: its bill calibrates the estimates of the others."""
+    def try_reserve(self, est_prompt_tokens: int, est_completion_tokens: int, *,
+                    completion_cap: int | None = None) -> Reservation | None:
+        """:meth:`reserve`, or ``None`` ("wait and ask again") while calls are in flight and this one must
+        not start beside them: the first call under a token or money limit (its bill calibrates the
+        estimates), or a call whose worst case does not fit beside theirs (one of them may come back
+        cheaper, or this call will go alone)."""
         with self._lock:
             if self._calibrating and self._in_flight > 0:
                 return None
-            return self._reserve(est_prompt_tokens, est_completion_tokens)
+            return self._reserve(est_prompt_tokens, est_completion_tokens, completion_cap, wait=True)
 
-    def reserve(self, est_prompt_tokens: int, est_completion_tokens: int) -> tuple[int, float, int, float]:
-        """Book one paid call's estimate, or raise :class:`BudgetExceededError` if what was spent, plus what
-        the calls in flight reserved, plus this call would pass a limit. Returns the reservation, to hand to
-        :meth:`record` or :meth:`release`."""
+    def reserve(self, est_prompt_tokens: int, est_completion_tokens: int, *,
+                completion_cap: int | None = None) -> Reservation:
+        """Book one paid call, or raise :class:`BudgetExceededError` if it cannot start (:meth:`_reserve`).
+        ``completion_cap``: the request's ``max_tokens``, the most completion tokens it can be billed
+        (default: the calibrated completion estimate)."""
         with self._lock:
-            return self._reserve(est_prompt_tokens, est_completion_tokens)
+            got = self._reserve(est_prompt_tokens, est_completion_tokens, completion_cap, wait=False)
+            assert got is not None
+            return got
 
-    def _reserve(self, est_prompt_tokens: int, est_completion_tokens: int) -> tuple[int, float, int, float]:
+    def _reserve(self, est_prompt: int, est_completion: int, cap: int | None, *, wait: bool) -> Reservation | None:
+        """The rule: a call starts beside the calls in flight when spent + their worst cases + its worst case
+        fit every limit (worst case: the prompt estimate times the largest billed/estimated prompt ratio seen,
+        plus the whole completion cap). A call that does not fit so starts only alone -- nothing in flight --
+        and when spent + its calibrated estimate (the estimates times the largest billed/estimated ratio
+        seen) fits; it holds its worst case, so nothing starts beside it. So only a call running alone can
+        pass a limit, by what it bills beyond its calibrated estimate."""
         s = self.spend
         if self.max_calls is not None and s.calls + self._in_flight + 1 > self.max_calls:
             raise self._stop(f"the next call would exceed max_calls={self.max_calls}")
-        raw_tokens = est_prompt_tokens + est_completion_tokens
-        tokens = int(raw_tokens * self._ratio_tokens + 0.999)
-        used = s.prompt_tokens + s.completion_tokens
-        if self.max_tokens is not None and used + self._held_tokens + tokens > self.max_tokens:
-            raise self._stop(f"the next call (~{tokens} tokens) would exceed max_tokens={self.max_tokens} "
-                             f"({used} used, ~{self._held_tokens} reserved by the calls in flight)")
-        raw_cost = cost = 0.0
+        prompt = int(est_prompt * self._ratio_prompt + 0.999)
+        completion = cap if cap is not None else int(est_completion * self._ratio_tokens + 0.999)
+        worst = prompt + completion
+        calibrated = min(worst, int((est_prompt + est_completion) * self._ratio_tokens + 0.999))
+        raw_cost = worst_cost = calibrated_cost = 0.0
         if self.prices is not None:
-            raw_cost = self.prices.cost(est_prompt_tokens, est_completion_tokens)
-            cost = raw_cost * self._ratio_cost
-        if self.max_cost is not None and s.cost is not None:
-            if s.cost + self._held_cost + cost > self.max_cost:
-                raise self._stop(f"the next call (~${cost:.4f}) would exceed max_cost=${self.max_cost} "
-                                 f"(${s.cost:.4f} spent, ~${self._held_cost:.4f} reserved by the calls in flight)")
+            raw_cost = self.prices.cost(est_prompt, est_completion)
+            worst_cost = self.prices.cost(prompt, completion)
+            calibrated_cost = min(worst_cost, raw_cost * self._ratio_cost)
+        used = s.prompt_tokens + s.completion_tokens
+        spent_cost = s.cost or 0.0
+        over_tokens = self.max_tokens is not None and used + self._held_tokens + worst > self.max_tokens
+        over_cost = self.max_cost is not None and spent_cost + self._held_cost + worst_cost > self.max_cost
+        if over_tokens or over_cost:
+            if self._in_flight > 0 and wait:
+                return None
+            if over_tokens and self._in_flight > 0:
+                raise self._stop(f"the next call (~{worst} tokens at most) would exceed max_tokens={self.max_tokens} "
+                                 f"({used} used, ~{self._held_tokens} reserved by the calls in flight)")
+            if over_cost and self._in_flight > 0:
+                raise self._stop(f"the next call (~${worst_cost:.4f} at most) would exceed max_cost=${self.max_cost} "
+                                 f"(${spent_cost:.4f} spent, ~${self._held_cost:.4f} reserved by the calls in flight)")
+            if self.max_tokens is not None and used + calibrated > self.max_tokens:
+                raise self._stop(f"the next call (~{calibrated} tokens) would exceed max_tokens={self.max_tokens} "
+                                 f"({used} used)")
+            if self.max_cost is not None and spent_cost + calibrated_cost > self.max_cost:
+                raise self._stop(f"the next call (~${calibrated_cost:.4f}) would exceed max_cost=${self.max_cost} "
+                                 f"(${spent_cost:.4f} spent)")
         self._in_flight += 1
-        self._held_tokens += tokens
-        self._held_cost += cost
-        return tokens, cost, raw_tokens, raw_cost
+        self._held_tokens += worst
+        self._held_cost += worst_cost
+        return Reservation(worst, worst_cost, est_prompt, est_completion, raw_cost)
 
-    def _unhold(self, reservation: tuple[int, float, int, float] | None) -> None:
+    def _unhold(self, reservation: Reservation | None) -> None:
         self._in_flight = max(0, self._in_flight - 1)
         if reservation is not None:
-            self._held_tokens = max(0, self._held_tokens - reservation[0])
-            self._held_cost = max(0.0, self._held_cost - reservation[1])
+            self._held_tokens = max(0, self._held_tokens - reservation.tokens)
+            self._held_cost = max(0.0, self._held_cost - reservation.cost)
         if self._in_flight == 0:
             self._held_tokens, self._held_cost = 0, 0.0
 
-    def release(self, reservation: tuple[int, float, int, float] | None = None) -> None:
+    def release(self, reservation: Reservation | None = None) -> None:
         """A reserved call failed without a reply (nothing billed): its reservation is given back."""
         with self._lock:
             self._unhold(reservation)
 
-    def record(self, prompt_tokens: int, completion_tokens: int,
-               reservation: tuple[int, float, int, float] | None = None) -> None:
-        """A reserved call came back with this usage: the reservation is replaced by it, and the ratio of
-        the bill to the raw estimate calibrates the next reservations."""
+    def record(self, prompt_tokens: int, completion_tokens: int, reservation: Reservation | None = None, *,
+               calibrate: bool = True) -> None:
+        """A reserved call came back with this usage: the reservation is replaced by it, and (``calibrate``)
+        the ratios of the bill to the raw estimates calibrate the next reservations."""
         with self._lock:
             self._unhold(reservation)
             s = self.spend
@@ -199,12 +237,21 @@ class Budget:
             if s.cost is not None and self.prices is not None:
                 cost = self.prices.cost(prompt_tokens, completion_tokens)
                 s.cost += cost
-            if reservation is not None:
-                _, _, raw_tokens, raw_cost = reservation
-                if raw_tokens > 0:
-                    self._ratio_tokens = max(self._ratio_tokens, (prompt_tokens + completion_tokens) / raw_tokens)
-                if raw_cost > 0:
-                    self._ratio_cost = max(self._ratio_cost, cost / raw_cost)
+            if reservation is not None and calibrate:
+                r = reservation
+                if r.est_prompt > 0:
+                    self._ratio_prompt = max(self._ratio_prompt, prompt_tokens / r.est_prompt)
+                if r.est_prompt + r.est_completion > 0:
+                    self._ratio_tokens = max(self._ratio_tokens,
+                                             (prompt_tokens + completion_tokens) / (r.est_prompt + r.est_completion))
+                if r.raw_cost > 0:
+                    self._ratio_cost = max(self._ratio_cost, cost / r.raw_cost)
+
+    def record_unknown(self, reservation: Reservation) -> None:
+        """A reserved call the server may have billed although its reply was refused (over-size): booked at
+        its worst case, without calibrating anything."""
+        prompt = int(reservation.est_prompt * self._ratio_prompt + 0.999)
+        self.record(prompt, max(0, reservation.tokens - prompt), reservation, calibrate=False)
 
     def record_cached(self) -> None:
         with self._lock:

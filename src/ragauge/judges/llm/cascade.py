@@ -30,6 +30,7 @@ from typing import Any, Sequence
 
 from ...errors import ConfigError
 from ..types import ClaimVerdict, Provenance
+from .config import judge_spec_hint, redact_spec
 from .outcome import unscored_of
 
 #: p(supported) band escalated to the LLM by default (measured: docs/llm-judge.md, "Cascade").
@@ -97,7 +98,8 @@ class CascadeJudge:
 
         head, _, rest = spec.partition(":")
         if head != "cascade" or not rest:
-            raise ConfigError(f"not a cascade judge spec: {spec!r}; expected 'cascade:openai:MODEL@URL'")
+            raise ConfigError(f"not a cascade judge spec: {redact_spec(spec)!r}; expected 'cascade:openai:MODEL@URL'"
+                              f"{judge_spec_hint(spec)}")
         return cls(LLMJudge.from_spec(rest, offline=offline, **kwargs), offline=offline, band=band)
 
     @property
@@ -183,10 +185,11 @@ class CascadeJudge:
     def relevance(self, questions: Sequence[str], answers: Sequence[str]) -> list[Any]:
         return self.offline.relevance(questions, answers)
 
-    def relevance_details(self, questions: Sequence[str], answers: Sequence[str],
-                          langs: Sequence[str | None] | None = None) -> list[dict]:
-        """Answer relevancy by what was asked: the offline judge's (the cascade escalates claims, not relevancy)."""
-        return self.offline.relevance_details(questions, answers, langs)
+    @property
+    def relevance_details(self) -> Any:
+        """Answer relevancy by what was asked: the offline judge's (the cascade escalates claims, not relevancy).
+        An offline half without it raises AttributeError here, so the metric falls back to :meth:`relevance`."""
+        return self.offline.relevance_details
 
     def refusals(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[bool]:
         return self.offline.refusals(texts, langs)

@@ -7,14 +7,17 @@ worth pooling). Limits, all in :class:`~.config.LLMConfig`:
 
 - ``timeout`` (120 s): a deadline for the **whole** request -- connect, send, headers and body -- not
   per socket read (a server trickling one byte a second is cut off at the deadline);
-- ``max_reply_bytes`` (1 MiB): the body is streamed and refused past the cap; that call fails at once
+- ``max_reply_bytes`` (1 MiB): the body is streamed and refused past the cap -- counted in *decoded*
+  bytes: the client asks for ``Accept-Encoding: identity`` and inflates a gzip/deflate reply itself
+  under the cap (:mod:`.bounded`), so a compressed bomb never expands in memory; that call fails at once
   (:class:`ReplyTooLargeError`, not retried: the same request would get the same reply), the item is
   unscored with the reason and nothing is cached;
 - ``max_wait`` (300 s): the total one call may wait between its retries, ``Retry-After`` included;
   a wait that would pass it ends the call (:class:`JudgeCallError`) instead of sleeping.
 
 The base URL's query string (``?api-version=...``) is sent with every request; ``user:password@`` in
-it is sent as HTTP Basic auth; both are redacted wherever the URL is shown (``config.endpoint``).
+it is sent as HTTP Basic auth; both are redacted wherever the URL is shown (``config.endpoint``),
+httpx's and httpcore's own log lines included (:mod:`.logsafe`, installed with the first client).
 
 Per request: ``temperature`` (0), ``seed`` (when the server accepts it), ``max_tokens`` (llama.cpp
 ignores ``max_completion_tokens``), and a structured-output hint, strongest first:
@@ -59,7 +62,9 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Sequence
 
 from ...errors import JudgeError
+from .bounded import BodyTooLarge, BodyUnreadable, BoundedBody
 from .config import STRUCTURED_MODES, LLMConfig
+from .logsafe import redact_http_logs
 from .ratelimit import RateLimiter
 from .tokens import estimate_tokens
 
@@ -87,6 +92,12 @@ class JudgeCallError(JudgeError):
 
 class ReplyTooLargeError(JudgeCallError):
     """The reply body passed ``max_reply_bytes``: the call fails at once; the reply is neither parsed nor cached."""
+
+    billed = True
+
+
+class ReplyUnreadableError(JudgeCallError):
+    """The reply came in a content coding that cannot be read (br, zstd, a corrupt gzip): not retried, not cached."""
 
     billed = True
 
@@ -173,6 +184,7 @@ class ChatClient:
         limiter: RateLimiter | None = None,
     ) -> None:
         self.config = config
+        redact_http_logs()  # httpx logs each request URL at INFO: never with the key in its query string
         self._sleep = sleep
         self._rng = rng or random.Random(0)
         self.limiter = limiter or RateLimiter(requests=config.requests_per_minute, tokens=config.tokens_per_minute)
@@ -225,12 +237,17 @@ class ChatClient:
                         declared = resp.headers.get("content-length", "")
                         if declared.isdigit() and int(declared) > cap:
                             raise ReplyTooLargeError(self._too_large(f"announced {int(declared):,} bytes"))
-                        data = bytearray()
-                        async for chunk in resp.aiter_bytes():
-                            data += chunk
-                            if len(data) > cap:
-                                raise ReplyTooLargeError(self._too_large(f"more than {cap:,} bytes received"))
-                        return resp.status_code, {k.lower(): v for k, v in resp.headers.items()}, bytes(data)
+                        try:  # raw bytes, inflated here under the cap (httpx would inflate a whole chunk at once)
+                            reply = BoundedBody(resp.headers.get("content-encoding", ""), cap=cap)
+                            async for chunk in resp.aiter_raw():
+                                reply.feed(chunk)
+                            data = reply.finish()
+                        except BodyTooLarge as exc:
+                            raise ReplyTooLargeError(self._too_large(str(exc))) from None
+                        except BodyUnreadable as exc:
+                            raise ReplyUnreadableError(f"LLM endpoint {cfg.endpoint}: {exc}; the reply was dropped "
+                                                       "and not cached.") from None
+                        return resp.status_code, {k.lower(): v for k, v in resp.headers.items()}, data
                 except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
                     raise _Unreachable(f"{type(exc).__name__}: {exc}") from exc
                 except httpx.TimeoutException as exc:
@@ -281,7 +298,9 @@ class ChatClient:
         return body
 
     def _headers(self) -> dict[str, str]:
-        h = {"Content-Type": "application/json", "Accept": "application/json", **dict(self.config.headers)}
+        # identity: a compressed reply could inflate far past max_reply_bytes (it is still read under the cap)
+        h = {"Content-Type": "application/json", "Accept": "application/json", "Accept-Encoding": "identity",
+             **dict(self.config.headers)}
         if self.config.api_key:
             h["Authorization"] = f"Bearer {self.config.api_key}"
         return h
@@ -349,6 +368,9 @@ class ChatClient:
                     status, headers, data = await self._post(payload, self._headers())
             except ReplyTooLargeError as exc:
                 self._notice("reply too large", str(exc))
+                raise
+            except ReplyUnreadableError as exc:
+                self._notice("reply unreadable", str(exc))
                 raise
             except _Unreachable as exc:
                 unreachable += 1

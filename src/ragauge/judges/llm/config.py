@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import urllib.parse
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
@@ -53,9 +54,12 @@ def redact_url(url: str) -> str:
     except ValueError:
         return "<unparseable URL>"
     netloc = ("***@" if "@" in parts.netloc else "") + host
+    path = parts.path
+    if "@" in path:  # not a well-formed URL ("https//user:pw@host"): what precedes an '@' may be a password
+        path = "***@" + path.rpartition("@")[2]
     items = [q for q in parts.query.split("&") if q]
     query = "&".join(f"{q.partition('=')[0]}=***" if "=" in q else "***" for q in items)
-    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), query, ""))
+    return urllib.parse.urlunsplit((parts.scheme, netloc, path.rstrip("/"), query, ""))
 
 
 @dataclass(frozen=True)
@@ -148,24 +152,102 @@ class LLMConfig:
 
 
 def parse_judge_spec(spec: str, *, env: Mapping[str, str] | None = None) -> tuple[str, str]:
-    """``"openai:MODEL@URL"`` -> ``(model, base_url)``; missing parts come from the env vars."""
+    """``"openai:MODEL@URL"`` -> ``(model, base_url)``; missing parts come from the env vars.
+
+    A URL part that is not http(s) (``@htps://...``, ``@ftp://...``) is refused rather than read as part of
+    the model's name (which would be sent to the default endpoint and recorded with whatever key it holds)."""
     env = os.environ if env is None else env
     head, sep, rest = spec.partition(":")
     if head not in SPEC_PREFIXES:
-        raise ConfigError(f"not an LLM judge spec: {_redact_spec(spec)!r}; expected 'openai', 'openai:MODEL' or 'openai:MODEL@URL'")
+        raise ConfigError(f"not an LLM judge spec: {redact_spec(spec)!r}; expected 'openai', 'openai:MODEL' or "
+                          f"'openai:MODEL@URL'{_hint(spec)}")
     model, url = rest, ""
-    at = rest.rfind("@http")
+    at = rest.lower().rfind("@http")
     if at >= 0:
         model, url = rest[:at], rest[at + 1:]
+        scheme, slashes, after = url.partition("://")
+        if not slashes or scheme.lower() not in ("http", "https"):  # "@https//...", "@htp://..."
+            raise _not_a_url(spec)
+        url = scheme.lower() + slashes + after  # "HTTPS://..." is https
+    if "://" in model or ("@" in model and not _MODEL_AT.fullmatch(model)):  # "@htps://...", "@ftp://..."
+        raise _not_a_url(spec)
     model = model or env.get(ENV_PREFIX + "MODEL", "")
     url = url or env.get(ENV_PREFIX + "BASE_URL") or DEFAULT_BASE_URL
     if not model:
-        raise ConfigError(f"judge spec {_redact_spec(spec)!r} names no model and {ENV_PREFIX}MODEL is not set; "
+        raise ConfigError(f"judge spec {redact_spec(spec)!r} names no model and {ENV_PREFIX}MODEL is not set; "
                           "use 'openai:MODEL@URL', e.g. 'openai:gpt-4o-mini@https://api.openai.com/v1'")
     return model, url
 
 
-def _redact_spec(spec: str) -> str:
-    """A judge spec with its URL part redacted (for messages)."""
-    at = spec.rfind("@http")
-    return spec if at < 0 else spec[:at + 1] + redact_url(spec[at + 1:])
+def _not_a_url(spec: str) -> ConfigError:
+    return ConfigError(f"judge spec {redact_spec(spec)!r}: the part after '@' must be an http:// or https:// URL, "
+                       "e.g. 'openai:gpt-4o-mini@https://api.openai.com/v1'")
+
+
+#: A model name may hold one '@' before a plain version tag ("org/model@2024-08"): nothing URL-like after it.
+_MODEL_AT = re.compile(r"[^@/:?]+(?:/[^@/:?]+)*@[\w.\-]+")
+#: A URL anywhere in a spec: scheme, then everything up to white space.
+_SPEC_URL = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://\S*")
+#: What ``--judge`` accepts before its first ':' (see ``ragauge eval --help``).
+JUDGE_KINDS = ("auto", "offline", "none", "openai", "llm", "cascade")
+
+
+def redact_spec(spec: str) -> str:
+    """A judge spec as it may be shown: every URL in it through :func:`redact_url`; when it holds no URL but
+    an '@' (a mistyped URL, which may still carry a key), everything after the first '@' is ``***``.
+
+    >>> redact_spec("opanai:m@https://bob:pw@gw.example/v1?api_key=sk-1")
+    'opanai:m@https://***@gw.example/v1?api_key=***'
+    >>> redact_spec("openai:m@htps//bob:pw@gw.example/v1?api_key=sk-1")
+    'openai:m@***'
+    """
+    out = _SPEC_URL.sub(lambda m: redact_url(m.group()), spec)
+    if out == spec and "@" in spec and not _MODEL_AT.fullmatch(spec.partition(":")[2]):
+        out = spec.partition("@")[0] + "@***"
+    return out
+
+
+def suggest_judge_spec(spec: str) -> str | None:
+    """The spec with a mistyped kind corrected (``opanai:...`` -> ``openai:...``, ``cascde:openai:...``),
+    redacted (:func:`redact_spec`); ``None`` when nothing close is known.
+
+    >>> suggest_judge_spec("opanai:m@https://gw.example/v1?key=sk-1")
+    'openai:m@https://gw.example/v1?key=***'
+    """
+    head, sep, rest = spec.partition(":")
+    kind = _close(head, JUDGE_KINDS)
+    if kind in ("auto", "offline", "none"):
+        return kind if not sep else None
+    if kind == "cascade":
+        inner_head, inner_sep, inner_rest = rest.partition(":")
+        inner = _close(inner_head, SPEC_PREFIXES)
+        if inner is None:
+            return None
+        fixed = f"cascade:{inner}{inner_sep}{inner_rest}"
+    elif kind is not None and sep:
+        fixed = kind + sep + rest
+    elif kind is not None:
+        fixed = kind
+    else:
+        return None
+    return None if fixed == spec else redact_spec(fixed)
+
+
+def _close(word: str, options: tuple[str, ...]) -> str | None:
+    import difflib
+
+    low = word.strip().lower()
+    if low in options:
+        return low
+    found = difflib.get_close_matches(low, options, n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def _hint(spec: str) -> str:
+    fix = suggest_judge_spec(spec)
+    return f"; did you mean {fix!r}?" if fix else ""
+
+
+def judge_spec_hint(spec: str) -> str:
+    """``"; did you mean '...'?"`` for a mistyped ``--judge`` spec (redacted), or ``""``."""
+    return _hint(spec)

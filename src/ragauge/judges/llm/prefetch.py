@@ -180,8 +180,8 @@ async def verify_merged(judge: Any, items: Sequence[tuple[Sequence[Any], list[st
                                         for t, c in zip(texts, claims)]
         else:
             union, found = got
-            idx = [union.index(x) for x in sources]
-            judge._verdicts_memo[key] = [to_verdict(t, c, verdict_from_findings(f, idx), idx, list(sources), full=True)
+            idx, held = [union.index(x) for x in sources], list(sources)
+            judge._verdicts_memo[key] = [to_verdict(t, c, verdict_from_findings(f, idx, held), idx, held, full=True)
                                         for t, c, f in zip(texts, claims, found)]
 
 

@@ -83,19 +83,24 @@ async def ask_parsed(
 
 
 async def paid_call(client: Any, cache: Any, budget: Any, *, key: str, model: str, prompt: Any,
-                    messages: list[Message], schema: Any, est_prompt: int, est_completion: int) -> Any:
+                    messages: list[Message], schema: Any, est_prompt: int, est_completion: int,
+                    completion_cap: int | None = None) -> Any:
     """One call that is not in the cache: reserve the budget, ask, give the reservation back on failure
-    (or book it as spent when the server may have billed the call: an over-size reply), cache the reply
-    and book its tokens. Returns the client's reply (text and usage)."""
-    held = budget.try_reserve(est_prompt, est_completion)
-    while held is None:  # a first call under a token/money limit is calibrating the estimates
+    (or book its worst case as spent when the server may have billed the call: an over-size reply), cache
+    the reply and book its tokens. ``completion_cap``: the request's ``max_tokens`` (default: the client's
+    ``config.max_tokens``, which is what it sends), held in full until the call returns. Returns the
+    client's reply (text and usage)."""
+    if completion_cap is None:
+        completion_cap = getattr(getattr(client, "config", None), "max_tokens", None)
+    held = budget.try_reserve(est_prompt, est_completion, completion_cap=completion_cap)
+    while held is None:  # calibrating on a first call, or waiting to go alone near a limit
         await asyncio.sleep(0.02)
-        held = budget.try_reserve(est_prompt, est_completion)
+        held = budget.try_reserve(est_prompt, est_completion, completion_cap=completion_cap)
     try:
         reply = await client.chat(messages, schema=schema, schema_name=prompt.task)
     except BaseException as exc:
         if getattr(exc, "billed", False):
-            budget.record(est_prompt, est_completion, held)
+            budget.record_unknown(held)
         else:
             budget.release(held)
         raise

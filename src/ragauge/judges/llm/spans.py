@@ -5,7 +5,10 @@ or drops a few words. :func:`locate` tries, in order:
 
 1. exact substring;
 2. the same after normalisation (casefold, ё->е, every quote/dash/space variant unified, runs of
-   whitespace collapsed), mapped back to original offsets;
+   whitespace collapsed, numbers written one way: digit-group separators dropped -- "1 150",
+   "1\u00a0150", "1\u2009150", "10,000", "10'000" -> "1150", "10000" -- and a decimal comma made a
+   point, "7,5" -> "7.5"), mapped back to original offsets; then the same with every space and
+   quote mark dropped ("5 %" matches "5%", 'ООО "Ромашка"' matches "ООО Ромашка");
 3. fuzzy: :class:`difflib.SequenceMatcher` over the normalised texts; the span runs from the first to
    the last matching block, accepted when the matched characters cover at least ``min_ratio`` of the
    needle *and* of the span (so a scattered match over a long passage is refused).
@@ -28,23 +31,46 @@ _TRANSLATE = str.maketrans({
     "–": "-", "—": "-", "−": "-", "\u00a0": " ", "\u202f": " ", "\u2009": " ",
 })
 _WS = re.compile(r"\s+")
+#: A number written with digit-group separators (space, no-break, narrow no-break and thin spaces,
+#: comma, apostrophe): 1-3 leading digits, then groups of exactly three.
+_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:[ \u00a0\u202f\u2009,'’]\d{3})+(?![\d])")
+_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d)")
+_QUOTE_MARKS = frozenset("\"'")
 
 
-def _normalize(text: str) -> tuple[str, list[int]]:
-    """Normalised text and, for each of its characters, the index of the original character."""
+def _number_edits(text: str) -> tuple[set[int], set[int]]:
+    """Positions of ``text`` to drop (digit-group separators) and commas to read as a decimal point."""
+    drop: set[int] = set()
+    for m in _GROUPED.finditer(text):
+        # one separator per number ("1 150 000", "10,000,000"); a mix ("1 150,000") is not a grouping
+        seps = {m.group()[i] for i in range(len(m.group())) if not m.group()[i].isdigit()}
+        if len(seps) == 1:
+            drop.update(m.start() + i for i, ch in enumerate(m.group()) if not ch.isdigit())
+    point = {m.start() for m in _DECIMAL_COMMA.finditer(text)} - drop
+    return drop, point
+
+
+def _normalize(text: str, *, compact: bool = False) -> tuple[str, list[int]]:
+    """Normalised text and, for each of its characters, the index of the original character.
+    ``compact``: spaces and quote marks dropped as well."""
+    drop, point = _number_edits(text)
     out: list[str] = []
     index: list[int] = []
     prev_space = True
     for i, ch in enumerate(text):
-        c = ch.casefold().translate(_TRANSLATE)
+        if i in drop:
+            continue
+        c = "." if i in point else ch.casefold().translate(_TRANSLATE)
         if len(c) != 1:
             c = c[:1] or " "
         if c.isspace():
-            if prev_space:
+            if prev_space or compact:
                 continue
             c = " "
             prev_space = True
         else:
+            if compact and c in _QUOTE_MARKS:
+                continue
             prev_space = False
         out.append(c)
         index.append(i)
@@ -52,6 +78,15 @@ def _normalize(text: str) -> tuple[str, list[int]]:
         out.pop()
         index.pop()
     return "".join(out), index
+
+
+def normalize(text: str) -> str:
+    """``text`` as :func:`locate` compares it (case, quotes, dashes, spaces and numbers unified).
+
+    >>> normalize("Штраф — 1\u00a0150,5 «руб.»")
+    'штраф - 1150.5 "руб."'
+    """
+    return _normalize(text)[0]
 
 
 def locate(needle: str, haystack: str, *, min_ratio: float = 0.8) -> tuple[int, int, str] | None:
@@ -68,6 +103,11 @@ def locate(needle: str, haystack: str, *, min_ratio: float = 0.8) -> tuple[int, 
     at = h_norm.find(n_norm)
     if at >= 0:
         return h_index[at], h_index[at + len(n_norm) - 1] + 1, "normalized"
+    n_compact, _ = _normalize(needle, compact=True)
+    h_compact, c_index = _normalize(haystack, compact=True)
+    at = h_compact.find(n_compact) if n_compact else -1
+    if at >= 0:
+        return c_index[at], c_index[at + len(n_compact) - 1] + 1, "normalized"
     sm = difflib.SequenceMatcher(None, h_norm, n_norm, autojunk=False)
     blocks = [b for b in sm.get_matching_blocks() if b.size >= 3]
     if not blocks:
