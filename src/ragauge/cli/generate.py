@@ -46,7 +46,9 @@ def _generate(args: argparse.Namespace, chunks, documents):
 
         return generate_questions(chunks, n=args.n, seed=args.seed, lang=args.lang, documents=documents)
     if spec.split(":", 1)[0] not in ("openai", "llm"):
-        raise ConfigError(f"--judge {spec!r}: use 'offline' or 'openai:MODEL@URL'")
+        from ..judges.llm.config import judge_spec_hint, redact_spec
+
+        raise ConfigError(f"--judge {redact_spec(spec)!r}: use 'offline' or 'openai:MODEL@URL'{judge_spec_hint(spec)}")
     from ..generate.llm_questions import generate_with_llm
 
     return generate_with_llm(chunks, n=args.n, judge_spec=spec, seed=args.seed, lang=args.lang,

@@ -75,9 +75,10 @@ def get_judge(judge: Judge | str | None = None) -> Judge:
         return LLMJudge.from_spec(judge)
     if isinstance(judge, str):
         from ..errors import ConfigError
+        from .llm.config import judge_spec_hint, redact_spec
 
         raise ConfigError(
-            f"unknown judge {judge!r}; use 'offline', or an OpenAI-compatible endpoint: 'openai' (model and URL "
+            f"unknown judge {redact_spec(judge)!r}{judge_spec_hint(judge)}; use 'offline', or an OpenAI-compatible endpoint: 'openai' (model and URL "
             "from RAGAUGE_LLM_MODEL / RAGAUGE_LLM_BASE_URL), 'openai:MODEL' or 'openai:MODEL@URL'; or the cascade "
             "'cascade:openai:MODEL@URL' (offline verifier first, uncertain claims to the LLM). "
             "Or pass a judge object."

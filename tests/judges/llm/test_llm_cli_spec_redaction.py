@@ -64,3 +64,24 @@ def test_the_secret_is_not_on_the_terminal_of_a_real_process(tmp_path):
     assert proc.returncode == 2, proc.stderr
     assert "did you mean 'openai:m@https://***@gw.example.com" in proc.stderr
     assert KEY not in proc.stdout + proc.stderr and PASSWORD not in proc.stdout + proc.stderr
+
+
+def test_python_api_and_generate_never_echo_a_key_in_a_mistyped_spec(tmp_path, capsys):
+    from ragauge.errors import ConfigError
+    from ragauge.judges.base import get_judge
+
+    spec = "opnai:gpt@https://user:PASSWORD@example.com/v1?api_key=SECRETKEY"
+    with pytest.raises(ConfigError) as err:
+        get_judge(spec)
+    assert "SECRETKEY" not in str(err.value) and "PASSWORD" not in str(err.value)
+    assert "did you mean 'openai:gpt@" in str(err.value)
+
+    from ragauge.cli.main import main
+
+    doc = tmp_path / "docs"
+    doc.mkdir()
+    (doc / "a.md").write_text("# Цены\n\nШтукатурка стен стоит 560 рублей за квадратный метр.\n", encoding="utf-8")
+    code = main(["generate", str(doc), "--n", "2", "--out", str(tmp_path / "g.jsonl"), "--judge", spec])
+    out = capsys.readouterr()
+    assert code == 2
+    assert "SECRETKEY" not in out.out + out.err and "PASSWORD" not in out.out + out.err
