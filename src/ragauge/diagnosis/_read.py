@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from ..gates.compare import meets_or_unknown
+
 _K = re.compile(r"@(\d+)$")
 _WORSE_IF_BELOW = (">=", ">")
 
@@ -57,8 +59,8 @@ class Reading:
 
 
 def _meets(value: float, op: str, threshold: float) -> bool:
-    return {">=": value >= threshold, ">": value > threshold, "<=": value <= threshold,
-            "<": value < threshold}.get(op, True)
+    """Meets the bar; an unknown operator in a document read from disk is never called a miss."""
+    return meets_or_unknown(value, op, threshold) is not False
 
 
 def _bar(doc: Mapping[str, Any], name: str) -> tuple[str, float, str] | None:

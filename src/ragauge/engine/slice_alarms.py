@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..gates.check import GateResult
+from ..gates.compare import meets_or_unknown
 from ..metrics.column import ScoreColumn
 from ..metrics.spec import MetricSpec
 from ..stats.slices import SliceCheck, check_slices
@@ -17,7 +18,6 @@ from .summary import MetricSummary
 
 MIN_SLICE_N = 5
 ALPHA = 0.05
-_OPS = {">=": float.__ge__, ">": float.__gt__, "<=": float.__le__, "<": float.__lt__}
 
 
 def checked_metrics(specs: Sequence[MetricSpec], summary: Mapping[str, MetricSummary],
@@ -56,8 +56,8 @@ def alarm_record(c: SliceCheck, slice_summary: MetricSummary, gate: GateResult |
     threshold = None
     if gate is not None and gate.status in ("pass", "fail"):
         threshold = {"op": gate.op, "value": gate.threshold, "mode": gate.mode}
-        if c.value is not None and gate.op in _OPS:
-            meets = bool(_OPS[gate.op](float(c.value), float(gate.threshold)))
+        if c.value is not None:
+            meets = meets_or_unknown(float(c.value), gate.op, float(gate.threshold))
     out = c.to_dict()
     out.update(ci=ci.to_dict() if ci else None, threshold=threshold, slice_meets_threshold=meets,
                overall_gate=gate.status if gate else None,

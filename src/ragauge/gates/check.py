@@ -24,17 +24,16 @@ target quality".
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Mapping
 
 from .profiles import Profile, Threshold
+from .compare import meets
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine.summary import MetricSummary
     from .noninferior import BaselineScores
 
-_OPS = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt}
 _WORDS = {">=": "at least", ">": "above", "<=": "at most", "<": "below"}
 
 
@@ -106,7 +105,7 @@ def _with_target(g: GateResult, th: Threshold) -> GateResult:
         return g
     status = None
     if g.value is not None:  # a non_inferior gate waiting for a baseline still has its value
-        status = "met" if _OPS[th.target_op](g.value, th.target) else "missed"  # type: ignore[index]
+        status = "met" if meets(g.value, th.target_op, th.target) else "missed"  # type: ignore[arg-type]
     return replace(g, target=th.target, target_op=th.target_op, target_status=status)
 
 
@@ -169,7 +168,7 @@ def _check_one(
 
         m, origin = resolve_margin(th, cli=margin, profile=profile_margin, unit=unit)
         return check_non_inferior(th, s, baseline, margin=m, margin_origin=origin, profile=profile)
-    ok = _OPS[th.op](s.value, th.value)
+    ok = meets(s.value, th.op, th.value)
     shown = _fmt(s.value, unit)
     # the value stands on the scored samples only: say when some were not
     gone = f"; {s.n_unscored} of {s.n + s.n_unscored} samples unscored" if s.n_unscored else ""
@@ -183,7 +182,7 @@ def _check_one(
                           f"{name} = {shown} but n = {s.n} is too small for a confidence interval; "
                           f"a confident gate needs the whole CI {want}", s.value, lo, hi)
     bound = s.ci.low if th.op in (">=", ">") else s.ci.high
-    ok_ci = _OPS[th.op](bound, th.value)
+    ok_ci = meets(bound, th.op, th.value)
     side = "lower" if th.op in (">=", ">") else "upper"
     span = f"{s.ci.level:.0%} CI [{_fmt(s.ci.low, unit)}, {_fmt(s.ci.high, unit)}]"
     if ok_ci:

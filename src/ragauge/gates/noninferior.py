@@ -74,7 +74,8 @@ def check_non_inferior(
 ) -> "GateResult":
     from ..stats.non_inferiority import _in_unit_range, identical_runs_min_n, non_inferiority
     from ..stats.regression import regression_test
-    from .check import _OPS, _WORDS, GateResult
+    from .check import _WORDS, GateResult
+    from .compare import meets
 
     name, unit = s.spec.name, s.spec.unit
     lo, hi = (s.ci.low, s.ci.high) if s.ci else (None, None)
@@ -130,7 +131,7 @@ def check_non_inferior(
         else:
             what = f"no regression beyond the margin {m_txt} shown: {why}"
         detail = r2.to_dict()
-    bar = "meets" if _OPS[th.op](s.value, th.value) else "misses"  # value is not None here (pairs exist)
+    bar = "meets" if meets(s.value, th.op, th.value) else "misses"  # value is not None here (pairs exist)
     tail = (f"; for reference it {bar} the absolute bar {_WORDS[th.op]} {th.value:g} "
             f"(profile {profile}, {th.mode} vs {baseline.source}: {test}; margin from {margin_origin})")
     detail = dict(detail, baseline=baseline.source, baseline_value=base_v, new_value=new_v,

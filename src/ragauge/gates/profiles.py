@@ -28,8 +28,9 @@ from importlib import resources
 from typing import Any, Iterable, Mapping
 
 from ..errors import ConfigError, UnknownMetricError
+from .compare import OPERATORS
 
-OPS = (">=", "<=", ">", "<")
+OPS = OPERATORS  # one list of comparisons: gates/compare.py
 MODES = ("point", "confident", "non_inferior", "non_inferior_strict")
 #: Fewer scored samples than this make every gate carry a warning (the seeds' "fewer than 30 questions are
 #: not reliable"); a profile's ``min_samples`` changes it, ``small_sample = "fail"`` makes it a failure.

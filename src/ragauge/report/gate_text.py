@@ -11,16 +11,16 @@ Plain text: the caller escapes it for its medium.
 
 from __future__ import annotations
 
-import operator
+
 import re
 from typing import Any, Mapping
 
+from ..gates.compare import meets
 from .gate_messages import METHODS_RU
 from .messages import MESSAGES, local_num, msg, plural, report_lang
 
 __all__ = ["gate_reason", "gate_warnings", "method_text"]
 
-_OPS = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt}
 _COUNT = re.compile(r"\d+")
 
 
@@ -153,7 +153,7 @@ class _Gate:
 
     def point(self) -> str:
         value = float(self.g["value"])
-        ok = _OPS[self.op](value, self.threshold)
+        ok = meets(value, self.op, self.threshold)
         return msg(self.lang, "gr_point", name=self.name, shown=self.shown(value),
                    verdict=msg(self.lang, "gr_meets" if ok else "gr_misses"), want=self.want(),
                    profile=self.profile_name(), gone=self.gone())
@@ -170,9 +170,9 @@ class _Gate:
         bound = float(hi if upper else lo)
         common = dict(name=self.name, shown=self.shown(value), want=self.want(), span=span,
                       profile=self.profile_name(), gone=self.gone())
-        if _OPS[self.op](bound, self.threshold):
+        if meets(bound, self.op, self.threshold):
             return msg(self.lang, "gr_conf_pass", **common)
-        if _OPS[self.op](value, self.threshold):
+        if meets(value, self.op, self.threshold):
             return msg(self.lang, "gr_conf_bound", side=msg(self.lang, "gr_upper" if upper else "gr_lower"),
                        bound=self.shown(bound), **common)
         return msg(self.lang, "gr_conf_fail", **common)
@@ -199,7 +199,7 @@ class _Gate:
                       margin=m_txt, method=method_text(d["method"], self.lang), p=p)
             what = msg(self.lang, "gr_reg_yes" if regressed else "gr_reg_no", margin=m_txt, why=why)
             test = msg(self.lang, "gr_test_regression", method=method_text(d["method"], self.lang))
-        bar = _OPS[self.op](float(self.g["value"]), self.threshold)
+        bar = meets(float(self.g["value"]), self.op, self.threshold)
         origin = str(d.get("margin_origin"))
         tail = msg(self.lang, "gr_ni_tail", bar=msg(self.lang, "gr_bar_meets" if bar else "gr_bar_misses"),
                    want=self.want(unit=False), profile=self.profile_name(), mode=self.mode,

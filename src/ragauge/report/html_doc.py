@@ -11,6 +11,7 @@ import re
 from html import escape
 from typing import Any, Iterable, Mapping
 
+from ..gates.compare import meets_or_unknown
 from ..results_schema import check_schema
 from . import svg
 from .messages import msg, report_lang
@@ -117,8 +118,8 @@ def _badge(status: Any, lang: str = "en") -> str:
 
 
 def _passes(value: float, op: str, threshold: float) -> bool:
-    return {">=": value >= threshold, ">": value > threshold, "<=": value <= threshold,
-            "<": value < threshold, "==": value == threshold}.get(op, False)
+    """Meets the bar; an unknown operator in a document read from disk is not shown as a pass."""
+    return meets_or_unknown(value, op, threshold) is True
 
 
 def _section(anchor: str, title: str, intro: str, content: str) -> str:
