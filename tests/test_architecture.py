@@ -48,8 +48,6 @@ KNOWN: set[tuple[str, str]] = {
     ("judges.llm.prefetch", "metrics._judging"),
     ("metrics._judging", "judges.offline.text"),
     ("metrics.answerability", "judges.offline.answerability"),
-    ("gates.check", "engine.summary"),
-    ("gates.noninferior", "engine.summary"),
 }
 
 

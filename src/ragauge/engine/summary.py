@@ -6,14 +6,15 @@ means, percentile for percentiles); ``ci.method`` records which.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..metrics.column import ScoreColumn
 from ..metrics.spec import MetricSpec
-from ..stats.intervals import Interval, aggregate, metric_ci
+from ..metrics.summary import MetricSummary
+from ..stats.intervals import aggregate, metric_ci
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,30 +22,6 @@ class CIConfig:
     level: float = 0.95
     n_resamples: int = 2000
     seed: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class MetricSummary:
-    spec: MetricSpec
-    value: float | None
-    ci: Interval | None
-    n: int
-    n_unscored: int
-    unscored_reasons: dict[str, int] = field(default_factory=dict)
-    std: float | None = None
-    judge: dict[str, Any] | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "aggregate": self.spec.aggregate,
-            "value": self.value,
-            "ci": self.ci.to_dict() if self.ci else None,
-            "n": self.n,
-            "n_unscored": self.n_unscored,
-            "unscored_reasons": dict(self.unscored_reasons),
-            "std": self.std,
-            "judge": self.judge,
-        }
 
 
 def summarise(spec: MetricSpec, column: ScoreColumn, ci: CIConfig) -> MetricSummary:

@@ -31,7 +31,7 @@ from .profiles import Profile, Threshold
 from .compare import meets
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..engine.summary import MetricSummary
+    from ..metrics.summary import MetricSummary
     from .noninferior import BaselineScores
 
 _WORDS = {">=": "at least", ">": "above", "<=": "at most", "<": "below"}

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 from .profiles import Threshold
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..engine.summary import MetricSummary
+    from ..metrics.summary import MetricSummary
     from ..stats.pairing import Pairing
     from .check import GateResult
 
