@@ -58,28 +58,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _judge(config: pytest.Config) -> Any:
+    """``--ragauge-judge`` and the budget options -> a judge (one parser: ``ragauge.judges.spec``)."""
+    from ragauge.judges.spec import make_judge
+
     spec = config.getoption("ragauge_judge")
     limits = {k: config.getoption(f"ragauge_{k}") for k in ("max_calls", "max_tokens", "max_usd", "prices")}
-    cascade = spec is not None and spec.split(":", 1)[0] == "cascade"
-    llm_spec = spec.partition(":")[2] if cascade else spec
-    llm = llm_spec is not None and llm_spec.split(":", 1)[0] in ("openai", "llm")
-    if not llm:
-        if any(v is not None for v in limits.values()):
-            from ragauge.errors import ConfigError
-
-            raise ConfigError("--ragauge-max-calls/-tokens/-usd and --ragauge-prices apply to an LLM judge "
-                              "(--ragauge-judge openai:MODEL@URL or cascade:openai:MODEL@URL)")
-        return None if spec in (None, "auto", "none") else spec
-    from ragauge.judges.llm.budget_options import budget_from_options
-    from ragauge.judges.llm.judge import LLMJudge
-
-    budget = budget_from_options(llm_spec, **limits, usd_flag="--ragauge-max-usd", prices_flag="--ragauge-prices")
-    judge = LLMJudge.from_spec(llm_spec, budget=budget)
-    if cascade:  # the offline verifier decides the claims it is sure of; the LLM (within the budget) the rest
-        from ragauge.judges.llm.cascade import CascadeJudge
-
-        return CascadeJudge(judge)
-    return judge
+    judge = make_judge(spec, option="--ragauge-judge", **limits,
+                       flags={"budget": "--ragauge-max-calls/-tokens/-usd and --ragauge-prices",
+                              "max_usd": "--ragauge-max-usd", "prices": "--ragauge-prices"})
+    return None if judge in (None, "auto") else judge
 
 
 def _session(config: pytest.Config):

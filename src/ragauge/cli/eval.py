@@ -83,41 +83,11 @@ def _progress(quiet: bool):
 
 
 def _judge(args: argparse.Namespace):
-    """``--judge`` and the budget options -> what ``evaluate(judge=...)`` takes."""
-    from ..errors import ConfigError
-    from ..judges.llm.config import judge_spec_hint, redact_spec
+    """``--judge`` and its options -> what ``evaluate(judge=...)`` takes (one parser: ``judges/spec.py``)."""
+    from ..judges.spec import make_judge
 
-    spec = args.judge
-    shown = redact_spec(args.judge)  # a URL in the spec may carry a key: never echoed as typed
-    cascade = spec.split(":", 1)[0] == "cascade"
-    if cascade:
-        spec = spec.partition(":")[2]
-        if spec.split(":", 1)[0] not in ("openai", "llm"):
-            raise ConfigError(f"--judge {shown!r}: a cascade needs an LLM judge after 'cascade:', "
-                              f"e.g. cascade:openai:MODEL@URL{judge_spec_hint(args.judge)}")
-    elif getattr(args, "cascade_band", None) is not None:
-        raise ConfigError("--cascade-band applies to a cascade judge (--judge cascade:openai:MODEL@URL)")
-    llm = spec.split(":", 1)[0] in ("openai", "llm")
-    budget_given = any(x is not None for x in (args.max_calls, args.max_tokens, args.max_usd, args.prices))
-    if not llm:
-        if spec not in ("auto", "offline", "none"):
-            raise ConfigError(f"--judge {shown!r}: use auto, offline, none, openai:MODEL@URL or cascade:openai:MODEL@URL"
-                              f"{judge_spec_hint(args.judge)}")
-        if args.dry_run or budget_given:
-            raise ConfigError("--dry-run and the budget options apply to an LLM judge (--judge openai:MODEL@URL)")
-        return None if spec == "none" else spec
-    from ..judges.llm.budget_options import budget_from_options
-    from ..judges.llm.judge import LLMJudge
-
-    budget = budget_from_options(spec, max_calls=args.max_calls, max_tokens=args.max_tokens, max_usd=args.max_usd,
-                                 prices=args.prices)
-    judge = LLMJudge.from_spec(spec, budget=budget, dry_run=args.dry_run)
-    if cascade:
-        from ..judges.llm.cascade import CascadeJudge, parse_band
-
-        band = None if args.cascade_band is None else parse_band(args.cascade_band, where="--cascade-band")
-        return CascadeJudge(judge, band=band)
-    return judge
+    return make_judge(args.judge, max_calls=args.max_calls, max_tokens=args.max_tokens, max_usd=args.max_usd,
+                      prices=args.prices, dry_run=args.dry_run, band=getattr(args, "cascade_band", None))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -38,17 +38,18 @@ def register(sub) -> None:
 def _generate(args: argparse.Namespace, chunks, documents):
     from ..errors import ConfigError
 
-    spec = args.judge
-    if spec == "offline":
+    from ..judges.spec import parse_judge
+
+    choice = parse_judge(args.judge)
+    if choice.kind in ("offline", "auto"):
         if args.max_calls is not None:
             raise ConfigError("--max-calls applies to an LLM judge (--judge openai:MODEL@URL)")
         from ..generate.questions import generate_questions
 
         return generate_questions(chunks, n=args.n, seed=args.seed, lang=args.lang, documents=documents)
-    if spec.split(":", 1)[0] not in ("openai", "llm"):
-        from ..judges.llm.config import judge_spec_hint, redact_spec
-
-        raise ConfigError(f"--judge {redact_spec(spec)!r}: use 'offline' or 'openai:MODEL@URL'{judge_spec_hint(spec)}")
+    if choice.kind != "llm":
+        raise ConfigError(f"--judge {choice.shown!r}: ragauge generate takes 'offline' or 'openai:MODEL@URL'")
+    spec = choice.text
     from ..generate.llm_questions import generate_with_llm
 
     return generate_with_llm(chunks, n=args.n, judge_spec=spec, seed=args.seed, lang=args.lang,

@@ -61,26 +61,26 @@ def get_judge(judge: Judge | str | None = None) -> Judge:
     """Resolve ``None``/``"offline"`` to the offline judge, ``"openai:..."`` to the LLM judge, ``"cascade:openai:..."``
     to the cascade judge; pass a judge object through unchanged (not checked against :class:`Judge`: an
     object with only the methods the chosen metrics call is accepted)."""
-    if judge is None or judge == "offline":
-        from .offline.judge import OfflineJudge
+    if judge is None:
+        judge = "offline"
+    if isinstance(judge, str):
+        from .spec import parse_judge
 
-        return OfflineJudge.shared()
-    if isinstance(judge, str) and judge.split(":", 1)[0] == "cascade":
-        from .llm.cascade import CascadeJudge
+        choice = parse_judge(judge, option="judge")
+        if choice.kind in ("auto", "offline"):
+            from .offline.judge import OfflineJudge
 
-        return CascadeJudge.from_spec(judge)
-    if isinstance(judge, str) and judge.split(":", 1)[0] in ("openai", "llm"):
+            return OfflineJudge.shared()
+        if choice.kind == "none":
+            from ..errors import ConfigError
+
+            raise ConfigError("judge 'none' was chosen, but a judge metric was asked for: leave the judge metrics "
+                              "out, or choose 'offline' or 'openai:MODEL@URL'")
+        if choice.kind == "cascade":
+            from .llm.cascade import CascadeJudge
+
+            return CascadeJudge.from_spec(choice.text)
         from .llm.judge import LLMJudge
 
-        return LLMJudge.from_spec(judge)
-    if isinstance(judge, str):
-        from ..errors import ConfigError
-        from .llm.config import judge_spec_hint, redact_spec
-
-        raise ConfigError(
-            f"unknown judge {redact_spec(judge)!r}{judge_spec_hint(judge)}; use 'offline', or an OpenAI-compatible endpoint: 'openai' (model and URL "
-            "from RAGAUGE_LLM_MODEL / RAGAUGE_LLM_BASE_URL), 'openai:MODEL' or 'openai:MODEL@URL'; or the cascade "
-            "'cascade:openai:MODEL@URL' (offline verifier first, uncertain claims to the LLM). "
-            "Or pass a judge object."
-        )
+        return LLMJudge.from_spec(choice.llm or choice.text)
     return judge
