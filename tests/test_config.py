@@ -6,7 +6,39 @@ from ragauge.errors import ConfigError
 
 def test_no_file_gives_defaults(tmp_path):
     cfg = load_config(start=tmp_path)
-    assert cfg.path is None and cfg.profile is None and cfg.seed == 0
+    assert cfg.path is None and cfg.profile is None and cfg.seed is None  # not set: EvalConfig's defaults apply
+    from ragauge.engine.config import EvalConfig
+
+    settings = EvalConfig.from_project(cfg)
+    assert (settings.profile, settings.seed, settings.ci_level, settings.n_resamples) == ("dashboard", 0, 0.95, 2000)
+
+
+def test_every_front_door_builds_the_same_config(tmp_path):
+    """ragauge.toml, then what was given: the CLI's options and the pytest marker use the same merge."""
+    from ragauge.engine.config import EvalConfig
+
+    (tmp_path / "ragauge.toml").write_text('profile = "starter"\nseed = 7\nci_level = 0.9\n', encoding="utf-8")
+    cfg = load_config(start=tmp_path)
+    merged = EvalConfig.from_project(cfg, seed=None, profile=None, k=5)
+    assert (merged.profile, merged.seed, merged.ci_level, merged.k) == ("starter", 7, 0.9, 5)
+    assert EvalConfig.from_project(cfg, profile="none").profile is None
+    with pytest.raises(TypeError, match="unknown evaluation setting"):
+        EvalConfig.from_project(cfg, sed=1)
+
+
+def test_evaluate_takes_a_config_and_async_code_can_await_it(tmp_path):
+    import asyncio
+
+    import ragauge
+
+    rows = [{"id": str(i), "retrieved_ids": ["a", "b"], "relevant_ids": ["a"] if i % 2 else ["b"]} for i in range(6)]
+    config = ragauge.EvalConfig(metrics=["mrr"], profile=None, seed=3)
+    sync = ragauge.evaluate(rows, config)
+    both = asyncio.run(ragauge.aevaluate(rows, config, metrics=["mrr", "hit_rate@1"]))
+    assert sync.summary["mrr"].value == both.summary["mrr"].value == 0.75
+    assert set(both.summary) == {"mrr", "hit_rate@1"}
+    with pytest.raises(TypeError, match="unknown argument"):
+        ragauge.evaluate(rows, config, metric=["mrr"])
 
 
 def test_ragauge_toml_found_from_a_subfolder(tmp_path):

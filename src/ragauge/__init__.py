@@ -16,6 +16,8 @@ from ._version import __version__
 
 _EXPORTS = {
     "evaluate": ("ragauge.engine.evaluate", "evaluate"),
+    "aevaluate": ("ragauge.engine.evaluate", "aevaluate"),
+    "EvalConfig": ("ragauge.engine.config", "EvalConfig"),
     "golden": ("ragauge.testing.golden_set", "golden"),
     "assert_quality": ("ragauge.testing.assertions", "assert_quality"),
     "Results": ("ragauge.engine.results", "Results"),

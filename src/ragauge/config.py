@@ -32,9 +32,10 @@ class Config:
     profile: str | None = None
     k: int | None = None
     metrics: tuple[str, ...] | None = None
-    seed: int = 0
-    ci_level: float = 0.95
-    n_resamples: int = 2000
+    #: None = not set in the file (the defaults live in ragauge.engine.config)
+    seed: int | None = None
+    ci_level: float | None = None
+    n_resamples: int | None = None
     profiles: dict[str, Any] = field(default_factory=dict)
 
 
@@ -98,8 +99,10 @@ def load_config(path: str | Path | None = None, *, start: Path | None = None) ->
         profile=_typed(where, "profile", table["profile"], str, "a profile name") if "profile" in table else None,
         k=_typed(where, "k", table["k"], int, "a positive integer") if "k" in table else None,
         metrics=metrics,
-        seed=_typed(where, "seed", table.get("seed", 0), int, "an integer"),
-        ci_level=float(_typed(where, "ci_level", table.get("ci_level", 0.95), (int, float), "a number in (0, 1)")),
-        n_resamples=_typed(where, "n_resamples", table.get("n_resamples", 2000), int, "a positive integer"),
+        seed=_typed(where, "seed", table["seed"], int, "an integer") if "seed" in table else None,
+        ci_level=float(_typed(where, "ci_level", table["ci_level"], (int, float), "a number in (0, 1)"))
+        if "ci_level" in table else None,
+        n_resamples=_typed(where, "n_resamples", table["n_resamples"], int, "a positive integer")
+        if "n_resamples" in table else None,
         profiles=profiles,
     )

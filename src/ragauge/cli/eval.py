@@ -48,7 +48,7 @@ def register(sub) -> None:
                    "(a threshold's own margin wins; default: the profile's, else 0.02)")
     p.add_argument("--intersection", action="store_true", help="with --baseline: compare the common sample ids "
                    "only (default: refuse when the two runs have different ids)")
-    p.add_argument("--min-slice", type=int, default=5, metavar="N", help="slices with fewer scored samples are "
+    p.add_argument("--min-slice", type=int, metavar="N", help="slices with fewer scored samples are "
                    "'too small' for the hidden-breakage alarm (default 5)")
     p.add_argument("--lang", choices=("auto", "ru", "en"), default="auto",
                    help="language of the diagnosis (default: the samples' majority language)")
@@ -92,7 +92,7 @@ def _judge(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     from ..config import load_config
-    from ..engine import evaluate
+    from ..engine import EvalConfig, evaluate
     from ..errors import ExitCode
     from ..report.common import verdict_line
 
@@ -102,27 +102,13 @@ def run(args: argparse.Namespace) -> int:
         from ..demo import samples_path
 
         data = str(samples_path())
-    profile = args.profile or cfg.profile or "dashboard"
-    judge = _judge(args)
-    metrics = args.metrics if args.metrics else (list(cfg.metrics) if cfg.metrics else None)
-    results = evaluate(
-        data,
-        metrics=metrics,
-        profile=None if profile == "none" else profile,
-        k=args.k if args.k is not None else cfg.k,
-        seed=args.seed if args.seed is not None else cfg.seed,
-        ci_level=cfg.ci_level,
-        n_resamples=cfg.n_resamples,
-        user_profiles=cfg.profiles,
-        judge=judge,
-        field_map=_field_map(args.field_map),
-        progress=_progress(args.quiet),
-        baseline=args.baseline,
-        margin=args.margin,
-        allow_intersection=args.intersection,
-        min_slice_n=args.min_slice,
-        lang=None if args.lang == "auto" else args.lang,
-    )
+    config = EvalConfig.from_project(
+        cfg, metrics=args.metrics or None, profile=args.profile, k=args.k, seed=args.seed, judge=_judge(args),
+        field_map=_field_map(args.field_map), baseline=args.baseline, margin=args.margin,
+        allow_intersection=args.intersection or None, min_slice_n=args.min_slice,
+        lang=None if args.lang == "auto" else args.lang)
+    judge = config.judge
+    results = evaluate(data, config, progress=_progress(args.quiet))
     if args.data == "demo":
         results.source = "demo"
     if args.dry_run:

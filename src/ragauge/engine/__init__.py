@@ -1,4 +1,5 @@
-from .evaluate import evaluate
+from .config import EvalConfig
+from .evaluate import aevaluate, evaluate
 from .results import Results
 
-__all__ = ["Results", "evaluate"]
+__all__ = ["EvalConfig", "Results", "aevaluate", "evaluate"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 from ..data.schema import Sample
 from ..errors import InputError
@@ -12,6 +12,7 @@ from ..gates.profiles import Profile, resolve_profile
 from ..metrics.column import ScoreColumn
 from ..metrics.registry import compute_function, group_by_family, parse_metric, parse_metrics
 from ..metrics.spec import MetricSpec
+from .config import EvalConfig, as_config
 from .results import Results
 from .slice_alarms import build_alarms, checked_metrics, run_slice_checks
 from .summary import CIConfig, summarise
@@ -62,31 +63,16 @@ def _check_ids(samples: Sequence[Sample]) -> None:
         seen[s.id] = i
 
 
-def evaluate(
-    data: Any,
-    *,
-    metrics: Iterable[str | MetricSpec] | str | None = None,
-    profile: str | Profile | None = "dashboard",
-    judge: Any = "auto",
-    k: int | None = None,
-    seed: int = 0,
-    ci_level: float = 0.95,
-    n_resamples: int = 2000,
-    user_profiles: dict | None = None,
-    field_map: dict[str, str] | None = None,
-    progress: Progress | None = None,
-    baseline: str | Any | None = None,
-    margin: float | None = None,
-    allow_intersection: bool = False,
-    min_slice_n: int = 5,
-    lang: str | None = None,
-) -> Results:
-    """Evaluate ``data`` (a path, list of dicts or ``Sample``s, DataFrame, HF Dataset).
+def evaluate(data: Any, config: EvalConfig | None = None, *, progress: Progress | None = None,
+             **settings: Any) -> Results:
+    """Evaluate ``data`` (a path, list of dicts or ``Sample``s, DataFrame, HF Dataset) under ``config``
+    (an :class:`EvalConfig`; keyword ``settings`` are its fields and override it).
 
     ``metrics``: names such as ``"ndcg@10"`` or specs; default: the profile's gated metrics that apply.
     ``profile``: a built-in or user profile name, a ``Profile``, or ``None`` (or ``"none"``) for no gates.
     ``judge``: ``"auto"`` (the offline judge when installed; judge metrics are left out of the
-    defaults otherwise), ``"offline"``, ``None`` (no judge metrics by default), or a judge object.
+    defaults otherwise), ``"offline"``, ``None`` (no judge metrics by default), a spec such as
+    ``"openai:MODEL@URL"``, or a judge object.
     ``baseline``: an earlier run's results.json (path, folder or dict). Samples pair by id (different id
     sets are refused unless ``allow_intersection``); ``non_inferior`` gates test against it with
     ``margin`` (default: the threshold's, else this, else the profile's, else 0.02), and every gated
@@ -94,82 +80,113 @@ def evaluate(
     ``min_slice_n``: slices with fewer scored samples are "too small" for the hidden-breakage check.
     ``lang``: language of the diagnosis ("ru" or "en"; default: the samples' majority language).
     """
-    if lang not in (None, "ru", "en"):
-        raise InputError(f"unknown diagnosis language {lang!r}", field="lang", hint="use 'ru' or 'en' (or leave it out)")
-    if isinstance(min_slice_n, bool) or not isinstance(min_slice_n, int) or min_slice_n < 2:
-        raise InputError("the minimum slice size must be an integer >= 2", field="min_slice_n", value=min_slice_n)
-    if margin is not None:
-        from ..gates.profiles import check_margin
+    cfg = as_config(config, settings)
+    samples, source = _load(data, cfg)
+    prof = _profile(cfg)
+    specs = _specs(cfg, prof, samples)
+    judge = _judge(cfg, specs, samples)
+    columns = _score(specs, samples, judge, progress)
+    return _decide(samples, specs, columns, prof, cfg, judge, source)
 
-        margin = check_margin(margin, where="--margin")
+
+async def aevaluate(data: Any, config: EvalConfig | None = None, *, progress: Progress | None = None,
+                    **settings: Any) -> Results:
+    """:func:`evaluate` from async code: runs in a worker thread so the event loop stays free (the judges
+    are synchronous; an LLM judge's calls run concurrently inside it)."""
+    import asyncio
+
+    return await asyncio.to_thread(evaluate, data, config, progress=progress, **settings)
+
+
+def _load(data: Any, cfg: EvalConfig) -> tuple[list[Sample], str | None]:
     from ..data import load
 
-    source = str(data) if isinstance(data, (str,)) or hasattr(data, "__fspath__") else None
+    source = str(data) if isinstance(data, str) or hasattr(data, "__fspath__") else None
     if isinstance(data, (list, tuple)) and data and all(isinstance(s, Sample) for s in data):
         samples: list[Sample] = list(data)
         _check_ids(samples)
     else:
-        samples = load(data, field_map=field_map)
-    prof: Profile | None
-    if profile is None or (isinstance(profile, str) and profile.strip().lower() == "none"):
-        prof = None  # 'none' as in the CLI's --profile none
-    elif isinstance(profile, Profile):
-        prof = profile
-    else:
-        prof = resolve_profile(profile, user_profiles=user_profiles, k=k)
-    if metrics is None:
-        if prof is None:
-            raise InputError("no metrics given and no profile to take them from; pass metrics=[...] or a profile")
-        with_judge = judge not in (None, "auto") or (judge == "auto" and offline_judge_installed())
-        specs = default_metrics(prof, samples, with_judge=with_judge)
-    else:
-        specs = parse_metrics(metrics)
-    judge_obj = None
-    if any(s.judge for s in specs):
-        from ..judges.base import get_judge
+        samples = load(data, field_map=dict(cfg.field_map) if cfg.field_map else None)
+    return samples, source
 
-        judge_obj = get_judge(None if judge in (None, "auto") else judge)
-        prefetch = getattr(judge_obj, "prefetch", None)  # optional: a judge that plans its calls up front
-        if callable(prefetch):
-            prefetch(samples, [s for s in specs if s.judge])
-    ci = CIConfig(level=ci_level, n_resamples=n_resamples, seed=seed)
+
+def _profile(cfg: EvalConfig) -> Profile | None:
+    if cfg.profile is None or isinstance(cfg.profile, Profile):
+        return cfg.profile
+    return resolve_profile(cfg.profile, user_profiles=dict(cfg.user_profiles) if cfg.user_profiles else None,
+                           k=cfg.k)
+
+
+def _specs(cfg: EvalConfig, prof: Profile | None, samples: Sequence[Sample]) -> list[MetricSpec]:
+    if cfg.metrics is not None:
+        return parse_metrics(cfg.metrics)
+    if prof is None:
+        raise InputError("no metrics given and no profile to take them from; pass metrics=[...] or a profile")
+    judge = cfg.judge
+    with_judge = judge not in (None, "auto", "none") or (judge == "auto" and offline_judge_installed())
+    return default_metrics(prof, samples, with_judge=with_judge)
+
+
+def _judge(cfg: EvalConfig, specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Any:
+    """The judge the judge metrics need (``None`` when none is asked for), with its calls planned."""
+    if not any(s.judge for s in specs):
+        return None
+    from ..judges.base import get_judge
+
+    judge = get_judge(None if cfg.judge in (None, "auto") else cfg.judge)
+    prefetch = getattr(judge, "prefetch", None)  # optional: a judge that plans its calls up front
+    if callable(prefetch):
+        prefetch(samples, [s for s in specs if s.judge])
+    return judge
+
+
+def _score(specs: Sequence[MetricSpec], samples: Sequence[Sample], judge: Any,
+           progress: Progress | None) -> dict[str, ScoreColumn]:
+    """Every metric's column, one family at a time (a family computes its metrics in one pass)."""
     columns: dict[str, ScoreColumn] = {}
     groups = group_by_family(specs)
     for step, (family, fspecs) in enumerate(groups.items()):
         if progress:
             progress(family, step, len(groups))
-        with _serving(judge_obj, [s.name for s in fspecs]):
-            columns.update(compute_function(family)(fspecs, samples, judge=judge_obj))
-    _raise_if_no_verdict(judge_obj)
+        with _serving(judge, [s.name for s in fspecs]):
+            columns.update(compute_function(family)(fspecs, samples, judge=judge))
+    _raise_if_no_verdict(judge)
     if progress:
         progress("summaries", len(groups), len(groups))
-    columns = {s.name: columns[s.name] for s in specs}
+    return {s.name: columns[s.name] for s in specs}
+
+
+def _decide(samples: Sequence[Sample], specs: Sequence[MetricSpec], columns: dict[str, ScoreColumn],
+            prof: Profile | None, cfg: EvalConfig, judge: Any, source: str | None) -> Results:
+    """Summaries with CIs, gates (against a baseline when given), slices and their alarms -> ``Results``."""
+    ci = CIConfig(level=cfg.ci_level, n_resamples=cfg.n_resamples, seed=cfg.seed)
     summary = {s.name: summarise(s, columns[s.name], ci) for s in specs}
     base_run = None
-    if baseline is not None:
+    if cfg.baseline is not None:
         from .baseline import current_scores, load_baseline
 
-        base_run = load_baseline(baseline, current_scores(samples, specs, columns),
-                                 allow_intersection=allow_intersection, seed=seed, n_resamples=n_resamples)
-    gates = check_run(prof, summary, baseline=base_run, margin=margin)  # never an accidental pass
+        base_run = load_baseline(cfg.baseline, current_scores(samples, specs, columns),
+                                 allow_intersection=cfg.allow_intersection, seed=cfg.seed,
+                                 n_resamples=cfg.n_resamples)
+    gates = check_run(prof, summary, baseline=base_run, margin=cfg.margin)  # never an accidental pass
     comparison = None
     if base_run is not None:
         from .baseline import comparison_block
 
         gated = [g.metric for g in gates if g.status != "skipped"] if prof else [s.name for s in specs]
-        comparison = comparison_block(base_run, gated, level=ci_level)
+        comparison = comparison_block(base_run, gated, level=cfg.ci_level)
     tags = _tag_index(samples)
     slices = _slices(tags, specs, columns, ci)
     checks = run_slice_checks(tags, specs, columns, checked_metrics(specs, summary, gates if prof else None),
-                              min_n=min_slice_n, seed=seed)
+                              min_n=cfg.min_slice_n, seed=cfg.seed)
     for c in checks:
         slices[c.slice].setdefault("checks", {})[c.metric] = c.to_dict()
     alarms = build_alarms(checks, slices, gates)
-    return Results(samples, specs, columns, summary, gates, prof, slices, ci, source=source,
+    return Results(list(samples), list(specs), columns, summary, gates, prof, slices, ci, source=source,
                    comparison=comparison, alarms=alarms,
-                   slice_policy={"min_n": min_slice_n, "alpha": 0.05, "correction": "holm",
+                   slice_policy={"min_n": cfg.min_slice_n, "alpha": 0.05, "correction": "holm",
                                  "n_tests": sum(c.p_value is not None for c in checks)},
-                   lang=lang, usage=_usage(judge_obj))
+                   lang=cfg.lang, usage=_usage(judge))
 
 
 def _raise_if_no_verdict(judge: Any) -> None:

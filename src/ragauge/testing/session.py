@@ -12,6 +12,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
+from ..engine.config import EvalConfig
 from .assertions import CONTEXT_ATTR
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -104,18 +105,14 @@ class Session:
         cfg = self.config()
         if self.profile is not None:
             kwargs["profile"] = self.profile
-        kwargs.setdefault("profile", cfg.profile or "dashboard")
-        if kwargs["profile"] == "none":
-            kwargs["profile"] = None
         if kwargs.get("baseline") is None and self.baseline is not None:
             kwargs["baseline"] = self.baseline
         if kwargs.get("judge") is None and self.judge is not None:
             kwargs["judge"] = self.judge
-        if kwargs.get("metrics") is None and cfg.metrics:
-            kwargs["metrics"] = list(cfg.metrics)
-        kwargs.setdefault("k", cfg.k)
-        kwargs.setdefault("seed", cfg.seed)
-        kwargs.setdefault("n_resamples", cfg.n_resamples)
+        pipe_args = {k: kwargs.pop(k) for k in PIPELINE_ARGS if k in kwargs}
+        # the project file, then what the marker / fixture / command line gave: one EvalConfig, as `ragauge eval`
+        settings = EvalConfig.from_project(cfg, **{k: v for k, v in kwargs.items() if k in EVALUATE_ARGS})
+        kwargs = {name: getattr(settings, name) for name in EvalConfig.names()} | pipe_args
         if isinstance(kwargs.get("baseline"), (str, Path)):
             b = Path(kwargs["baseline"])
             if not b.is_absolute() and base_dir is not None and (base_dir / b).exists():

@@ -1,0 +1,98 @@
+"""``EvalConfig``: everything one evaluation needs besides the data, built alike by every front door.
+
+The CLI (``ragauge eval``), the pytest plugin, ``ragauge.toml`` and the Python API all make one of these
+(:meth:`EvalConfig.from_project` merges the project file with what was given), and
+:func:`ragauge.engine.evaluate.evaluate` reads nothing else. Defaults live here and only here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any, Mapping
+
+from ..errors import InputError
+
+DEFAULT_PROFILE = "dashboard"
+DEFAULT_SEED = 0
+DEFAULT_CI_LEVEL = 0.95
+DEFAULT_RESAMPLES = 2000
+DEFAULT_MIN_SLICE_N = 5
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """One evaluation's settings (see :func:`ragauge.evaluate` for each field's meaning).
+
+    ``profile``: a profile name, a ``Profile``, or ``None`` (``"none"`` is read as ``None``).
+    ``judge``: a spec (``"auto"``, ``"offline"``, ``"none"``, ``"openai:MODEL@URL"``, ``"cascade:..."``)
+    or a judge object.
+    """
+
+    metrics: Any = None
+    profile: Any = DEFAULT_PROFILE
+    judge: Any = "auto"
+    k: int | None = None
+    seed: int = DEFAULT_SEED
+    ci_level: float = DEFAULT_CI_LEVEL
+    n_resamples: int = DEFAULT_RESAMPLES
+    user_profiles: Mapping[str, Any] | None = None
+    field_map: Mapping[str, str] | None = None
+    baseline: Any = None
+    margin: float | None = None
+    allow_intersection: bool = False
+    min_slice_n: int = DEFAULT_MIN_SLICE_N
+    lang: str | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.profile, str) and self.profile.strip().lower() == "none":
+            object.__setattr__(self, "profile", None)
+        if self.lang not in (None, "ru", "en"):
+            raise InputError(f"unknown diagnosis language {self.lang!r}", field="lang",
+                             hint="use 'ru' or 'en' (or leave it out)")
+        if isinstance(self.min_slice_n, bool) or not isinstance(self.min_slice_n, int) or self.min_slice_n < 2:
+            raise InputError("the minimum slice size must be an integer >= 2", field="min_slice_n",
+                             value=self.min_slice_n)
+        if self.margin is not None:
+            from ..gates.profiles import check_margin
+
+            object.__setattr__(self, "margin", check_margin(self.margin, where="--margin"))
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+    @classmethod
+    def from_project(cls, project: Any = None, **given: Any) -> "EvalConfig":
+        """The project file's settings (a :class:`ragauge.config.Config`; ``None``: defaults), then every
+        ``given`` value that is not ``None`` on top (an option left out keeps the file's value)."""
+        base: dict[str, Any] = {}
+        if project is not None:
+            for name in ("profile", "k", "seed", "ci_level", "n_resamples"):
+                value = getattr(project, name, None)
+                if value is not None:
+                    base[name] = value
+            if getattr(project, "metrics", None):
+                base["metrics"] = list(project.metrics)
+            if getattr(project, "profiles", None):
+                base["user_profiles"] = project.profiles
+        unknown = set(given) - set(cls.names())
+        if unknown:
+            raise TypeError(f"unknown evaluation setting(s): {', '.join(sorted(unknown))}")
+        base.update({k: v for k, v in given.items() if v is not None})
+        return cls(**base)
+
+    def with_(self, **changes: Any) -> "EvalConfig":
+        """A copy with ``changes`` (validated again)."""
+        return replace(self, **changes)
+
+
+def as_config(config: EvalConfig | None, options: Mapping[str, Any]) -> EvalConfig:
+    """``evaluate(data, config, **options)``: the config (default: defaults) with ``options`` applied."""
+    if config is not None and not isinstance(config, EvalConfig):
+        raise TypeError(f"config must be an EvalConfig, got {type(config).__name__}")
+    unknown = set(options) - set(EvalConfig.names())
+    if unknown:
+        raise TypeError(f"evaluate() got unknown argument(s): {', '.join(sorted(unknown))}; "
+                        f"settings are: {', '.join(EvalConfig.names())}")
+    return (config or EvalConfig()).with_(**options) if options else (config or EvalConfig())
+
