@@ -37,6 +37,7 @@ ONLY: dict[str, set[str]] = {
     "errors": set(),
     "files": {"errors"},
     "config": {"errors"},
+    "lang": set(),
 }
 # the tracing SDK runs inside users' requests: the standard library only at import time (its exporter
 # imports httpx, a core dependency, when it first sends)
@@ -46,7 +47,6 @@ STDLIB_ONLY = {"trace"}
 # gates in one place) or issue 13; keep this list exact
 KNOWN: set[tuple[str, str]] = {
     ("judges.llm.prefetch", "metrics._judging"),
-    ("metrics._judging", "judges.offline.text"),
     ("metrics.answerability", "judges.offline.answerability"),
 }
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from typing import Sequence
 
-_CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+from ..lang import ru_or_en
+
 
 NO_ANSWER = {
     "ru": "В базе нет подходящих документов, чтобы ответить на этот вопрос. "
@@ -23,10 +23,8 @@ FLAG_HEADER = {"ru": "Не подтверждается документами:"
 
 
 def detect_lang(text: str, lang: str | None = None) -> str:
-    """``lang`` when given, else "ru" for text with Cyrillic letters, else "en"."""
-    if lang:
-        return "ru" if lang.lower().startswith("ru") else "en"
-    return "ru" if _CYRILLIC.search(text) else "en"
+    """``lang`` when given, else the detected one, as "ru" or "en" (:func:`ragauge.lang.ru_or_en`)."""
+    return ru_or_en(text, lang)
 
 
 def _topic(text: str, words: int = 8) -> str:

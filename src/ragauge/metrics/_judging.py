@@ -10,7 +10,7 @@ from ..judges.types import ClaimVerdict
 
 def languages(samples: Sequence[Sample]) -> list[str | None]:
     """The declared language of each sample, else detected from its answer/question (script-based)."""
-    from ..judges.offline.text import detect_language
+    from ..lang import detect_language
 
     return [s.language or detect_language(s.answer or s.question or "") for s in samples]
 

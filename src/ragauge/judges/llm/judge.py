@@ -72,7 +72,7 @@ def prompts_version() -> str:
 
 def _lang(lang: str | None, text: str = "") -> str:
     if lang is None and text:
-        from ..offline.text import detect_language
+        from ...lang import detect_language
 
         lang = detect_language(text)
     return lang if lang in LANGS else "en"
