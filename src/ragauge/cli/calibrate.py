@@ -100,19 +100,9 @@ def _records(path: str) -> list[tuple[int, dict[str, Any]]]:
     if file.suffix.lower() in (".csv", ".tsv"):
         reader = csv.DictReader(text.splitlines(), delimiter="\t" if file.suffix.lower() == ".tsv" else ",")
         return [(k + 2, dict(row)) for k, row in enumerate(reader)]
-    rows = []
-    for k, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON: {exc.msg}", file=path, line=k,
-                             hint="one JSON object per line (JSONL), or use a .csv file") from None
-        if not isinstance(obj, dict):
-            raise InputError("a line that is not a JSON object", file=path, line=k, value=obj)
-        rows.append((k, obj))
-    return rows
+    from ..data.jsonl import read_json_objects
+
+    return read_json_objects(file, what="human ratings", hint="one JSON object per line (JSONL), or use a .csv file")
 
 
 def read_human(path: str, *, metric: str, fields: list[str] | None) -> tuple[dict[str, list[float | None]], list[str]]:

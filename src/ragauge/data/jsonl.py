@@ -222,3 +222,45 @@ def _first_bad_sample(text: str) -> tuple[int | None, int | None, int | None]:
             return None, None, None
         pos += 1
         row += 1
+
+
+def read_json_objects(path: str | Path, *, what: str, hint: str,
+                      max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> list[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` for every non-blank line of a small JSONL file (a golden set, a knowledge
+    base, human ratings): the one strict reader for such side files. Duplicate keys, invalid JSON or UTF-8,
+    a line that is not an object or is too long stop at the first problem with an ``InputError`` naming
+    ``what`` (e.g. "human ratings"), the file and the line; ``hint`` says what the file should hold.
+    A missing file is an ``InputError`` too; a leading BOM is accepted; ``.gz`` files are read transparently."""
+    from ragauge.errors import InputError
+
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"{what}: file not found", file=str(p), hint=hint)
+    rows: list[tuple[int, dict[str, Any]]] = []
+    try:
+        with open_binary(p) as fh:
+            for lineno, _, raw in iter_lines(fh, max_line_bytes):
+                if raw is None:
+                    raise InputError(f"{what}: line longer than {format_size(max_line_bytes)}", file=str(p),
+                                     line=lineno, hint=hint)
+                if lineno == 1 and raw.startswith(_BOM):
+                    raw = raw[len(_BOM):]
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise InputError(f"{what}: not UTF-8 ({exc.reason} at byte {exc.start})", file=str(p),
+                                     line=lineno, hint="save the file as UTF-8") from None
+                if not text.strip():
+                    continue
+                try:
+                    obj = parse_json(text)
+                except (ValueError, RecursionError) as exc:
+                    message, fix = json_problem(exc)
+                    raise InputError(f"{what}: {message}", file=str(p), line=lineno, hint=f"{fix}. {hint}") from None
+                if not isinstance(obj, dict):
+                    raise InputError(f"{what}: a line that is not a JSON object", file=str(p), line=lineno,
+                                     value=obj, hint=hint)
+                rows.append((lineno, obj))
+    except OSError as exc:
+        raise InputError(f"{what}: cannot read: {exc.strerror or exc}", file=str(p), hint=hint) from None
+    return rows
