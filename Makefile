@@ -46,7 +46,10 @@ demo: $(VENV)/.installed
 # A plain `pip install ragauge` (no extras) into a fresh venv must run a retrieval-only eval and the Python API
 # (it catches an import that is not declared). Skip it with `make test BARE_INSTALL=0`.
 BARE_INSTALL ?= 1
+# Lint (real errors only) and the type check of the pure layers run first: they take seconds.
 test: $(TEST_DEPS)
+	$(BIN)/ruff check src tests scripts benchmarks
+	$(BIN)/mypy
 	@if [ "$(BARE_INSTALL)" = 1 ]; then scripts/check_bare_install.sh $(PYTHON); fi
 	$(BIN)/python -m pytest -q
 
