@@ -15,10 +15,13 @@ _NEEDS = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "pydantic")
 def register(sub) -> None:
     p = sub.add_parser(
         "serve", help="run the monitoring collector: ingest traces, store them, score them in the background",
-        description="Run the collector for ragauge.trace: POST /api/traces (the SDK's batches), GET /api/traces "
-        "(each trace with its scores), GET /healthz. Traces are stored in a SQLite file (default) or "
-        "PostgreSQL (--db URL) and scored in the background with the offline judge, with the metric code of "
-        "`ragauge eval`. The API token comes from RAGAUGE_TOKEN (required).",
+        description="Run the collector for ragauge.trace: POST /api/traces (the SDK's batches), POST /v1/traces "
+        "(OTLP/HTTP with OpenInference attributes, protobuf or JSON), GET /api/traces (each trace with its "
+        "scores and feedback), POST /api/traces/{id}/feedback, GET /api/summary, GET /healthz and the dashboard "
+        "at /. Traces are stored in a SQLite file (default) or PostgreSQL (--db URL) and scored in the "
+        "background with the offline judge, with the metric code of `ragauge eval`; the profile's thresholds "
+        "over the last --alert-window scored requests raise alerts (log line, optional webhook). The API token "
+        "comes from RAGAUGE_TOKEN (required).",
         epilog="Example: RAGAUGE_TOKEN=... ragauge serve --port 8501 --db sqlite:///ragauge.db. "
         "Exit codes: 0 stopped, 2 bad options or no token. Details: docs/monitoring.md.",
     )
@@ -30,7 +33,20 @@ def register(sub) -> None:
                    "(default faithfulness,answer_relevancy,context_precision)")
     p.add_argument("--no-scoring", action="store_true", help="store traces only; do not score them")
     p.add_argument("--score-batch", type=int, default=16, metavar="N", help="traces scored together (default 16)")
+    p.add_argument("--score-lease", type=float, default=300.0, metavar="S",
+                   help="seconds before a batch claimed by a scorer that died is scored again (default 300)")
     p.add_argument("--max-body-mb", type=float, default=10.0, help="request body limit in MiB (default 10)")
+    p.add_argument("--profile", default="dashboard", help="threshold profile for alerts and the dashboard "
+                   "(default dashboard; 'none' for no thresholds)")
+    p.add_argument("--alert-window", type=int, default=200, metavar="N",
+                   help="alerts look at the last N scored requests of each app version (default 200)")
+    p.add_argument("--alert-min", type=int, default=30, metavar="N",
+                   help="no alert on fewer scored requests than this (default 30)")
+    p.add_argument("--alert-webhook", metavar="URL", help="POST each alert (JSON) to this URL (default: log only)")
+    p.add_argument("--alert-interval", type=float, default=30.0, metavar="S", help="seconds between checks (30)")
+    p.add_argument("--no-alerts", action="store_true", help="do not check alert thresholds")
+    p.add_argument("--public-url", metavar="URL", help="the dashboard's address for links in alerts "
+                   "(default http://HOST:PORT)")
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     p.set_defaults(func=run)
 
@@ -53,6 +69,8 @@ def build_app(args: argparse.Namespace):
         raise ConfigError(f"--port {args.port} is not a TCP port (1..65535)")
     if args.score_batch < 1:
         raise ConfigError(f"--score-batch must be >= 1, got {args.score_batch}")
+    if args.score_lease < 1:
+        raise ConfigError(f"--score-lease must be at least 1 second, got {args.score_lease}")
     metrics = DEFAULT_METRICS
     if args.metrics:
         from ..metrics.registry import parse_metric
@@ -68,13 +86,29 @@ def build_app(args: argparse.Namespace):
         if any(parse_metric(m).judge for m in metrics) and not offline_judge_installed():
             raise ConfigError("scoring needs the offline judge: pip install 'ragauge[offline]' "
                               "(or run with --no-scoring, or --metrics without judge metrics)")
+    if args.alert_window < 2 or args.alert_min < 1 or args.alert_interval <= 0:
+        raise ConfigError("--alert-window must be >= 2, --alert-min >= 1 and --alert-interval > 0")
+    profile = None if args.profile == "none" else args.profile
     return create_app(db=args.db, max_body_bytes=max_body, scoring=not args.no_scoring, metrics=metrics,
-                      judge="offline", scorer_options={"batch_size": args.score_batch})
+                      judge="offline", scorer_options={"batch_size": args.score_batch, "lease_s": args.score_lease}, profile=profile,
+                      alerts=not args.no_alerts, alert_window=args.alert_window, alert_min_samples=args.alert_min,
+                      alert_webhook=args.alert_webhook, alert_interval_s=args.alert_interval,
+                      public_url=args.public_url or f"http://{args.host}:{args.port}")
 
 
 def run(args: argparse.Namespace) -> int:
+    import logging
+
     app = build_app(args)
     import uvicorn
+
+    # alerts, scorer warnings and OTLP notes go to stderr as lines (uvicorn configures only its own loggers)
+    logger = logging.getLogger("ragauge")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(args.log_level.upper())
 
     print(f"ragauge serve: listening on http://{args.host}:{args.port} (Ctrl-C to stop)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, access_log=False)

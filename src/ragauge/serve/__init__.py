@@ -1,4 +1,6 @@
-"""``ragauge serve``: the self-hosted collector that stores and scores traces from :mod:`ragauge.trace`.
+"""``ragauge serve``: the self-hosted collector that stores and scores traces from :mod:`ragauge.trace`
+(``/api/traces``) and OpenInference spans over OTLP/HTTP (``/v1/traces``), with user feedback, alerts and
+the dashboard. Reference: docs/monitoring.md.
 
 Needs the serve extra: ``pip install 'ragauge[serve]'`` (FastAPI, uvicorn, SQLAlchemy 2, Alembic).
 

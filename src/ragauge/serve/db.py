@@ -34,7 +34,9 @@ traces = sa.Table(
     sa.Column("language", sa.String(16)),
     sa.Column("tags", sa.JSON, nullable=False),
     sa.Column("meta", sa.JSON, nullable=False),
+    sa.Column("outcome", sa.String(32)),  # answer | no_answer | clarifying_question | blocked | error
     sa.Index("ix_traces_received_at", "received_at"),
+    sa.Index("ix_traces_outcome", "outcome"),
     sa.Index("ix_traces_app", "app_name", "app_version"),
 )
 
@@ -71,6 +73,40 @@ scores = sa.Table(
     sa.Column("artifacts", sa.JSON),
     sa.Column("judge", sa.String(50)),
     sa.Column("scored_at", sa.Float, nullable=False),
+    sa.Index("ix_scores_metric_scored_at", "metric", "scored_at"),
+)
+
+feedback = sa.Table(
+    "feedback", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("trace_id", sa.String(128), sa.ForeignKey("traces.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("rating", sa.Integer, nullable=False),  # +1 thumbs up, -1 thumbs down
+    sa.Column("comment", sa.Text),
+    sa.Column("author", sa.String(200)),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Index("ix_feedback_trace", "trace_id", "created_at"),
+)
+
+# Spans of an OTLP trace whose root span has not arrived yet (exporters send children first).
+otlp_pending = sa.Table(
+    "otlp_pending", metadata,
+    sa.Column("trace_id", sa.String(128), primary_key=True),
+    sa.Column("span_id", sa.String(32), primary_key=True),
+    sa.Column("received_at", sa.Float, nullable=False),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Index("ix_otlp_pending_received_at", "received_at"),
+)
+
+alerts = sa.Table(
+    "alerts", metadata,
+    sa.Column("key", sa.String(400), primary_key=True),
+    sa.Column("metric", sa.String(100), nullable=False),
+    sa.Column("app_name", sa.String(200)),
+    sa.Column("app_version", sa.String(100)),
+    sa.Column("state", sa.String(16), nullable=False),  # firing | resolved
+    sa.Column("since", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Column("detail", sa.JSON, nullable=False),
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")

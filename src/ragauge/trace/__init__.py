@@ -22,10 +22,10 @@ import threading
 from typing import Any, Callable, Mapping
 from urllib.parse import urlsplit
 
-from ..errors import ConfigError
+from ..errors import ConfigError, InputError
 from ._trace import NOOP_TRACE, Span, Trace, current
 
-__all__ = ["configure", "request", "traced", "current", "flush", "shutdown", "stats", "is_configured",
+__all__ = ["configure", "request", "traced", "current", "feedback", "flush", "shutdown", "stats", "is_configured",
            "Trace", "Span"]
 
 _lock = threading.Lock()
@@ -37,12 +37,17 @@ _atexit_registered = False
 def configure(endpoint: str, *, token: str | None = None, app_name: str = "app", app_version: str | None = None,
               spool_dir: str | os.PathLike[str] | None = None, max_queue: int = 10_000, batch_size: int = 256,
               flush_interval: float = 0.5, timeout: float = 5.0, max_spool_bytes: int = 256 * 1024 * 1024,
-              transport: Any = None) -> None:
+              protocol: str = "ragauge", headers: Mapping[str, str] | None = None, transport: Any = None) -> None:
     """Start tracing to the collector at ``endpoint`` (e.g. ``http://127.0.0.1:8501``).
 
     ``spool_dir``: a folder where batches the collector did not take wait on disk (re-sent after a restart
     of either side). Without it they wait in memory (bounded by ``max_queue``) and are lost at exit.
     Calling it again replaces the previous configuration (the old exporter is flushed and stopped).
+
+    ``protocol``: ``"ragauge"`` (default; ``<endpoint>/api/traces``) or ``"otlp-json"`` / ``"otlp-protobuf"``:
+    OpenInference spans over OTLP/HTTP to ``<endpoint>/v1/traces`` (Phoenix, Langfuse, an OpenTelemetry
+    collector, or ``ragauge serve``; protobuf needs ``pip install opentelemetry-proto``). ``headers``: extra
+    HTTP headers (e.g. another backend's API key); the token is sent as ``Authorization: Bearer``.
     """
     global _exporter, _atexit_registered
     parts = urlsplit(str(endpoint))
@@ -54,12 +59,26 @@ def configure(endpoint: str, *, token: str | None = None, app_name: str = "app",
     for name, value in (("max_queue", max_queue), ("batch_size", batch_size)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ConfigError(f"{name} must be a positive integer, got {value!r}")
-    from ._export import Exporter
+    from ._export import PROTOCOLS, Exporter
+
+    if protocol not in PROTOCOLS:
+        raise ConfigError(f"protocol {protocol!r} is unknown; use one of {', '.join(PROTOCOLS)}")
+    if protocol == "otlp-protobuf":
+        import importlib.util
+
+        try:
+            found = importlib.util.find_spec("opentelemetry.proto") is not None
+        except ModuleNotFoundError:  # no opentelemetry package at all
+            found = False
+        if not found:
+            raise ConfigError("protocol='otlp-protobuf' needs the OTLP classes: pip install opentelemetry-proto "
+                              "(or use protocol='otlp-json')")
 
     token = token if token is not None else os.environ.get("RAGAUGE_TOKEN")
     new = Exporter(str(endpoint), token=token, spool_dir=None if spool_dir is None else os.fspath(spool_dir),
                    max_queue=max_queue, batch_size=batch_size, flush_interval=flush_interval, timeout=timeout,
-                   max_spool_bytes=max_spool_bytes, transport=transport)
+                   max_spool_bytes=max_spool_bytes, transport=transport, protocol=protocol,
+                   headers=dict(headers) if headers else None)
     with _lock:
         old, _exporter = _exporter, new
         _defaults.clear()
@@ -96,7 +115,7 @@ def traced(func: Callable[..., Any] | None = None, *, question_arg: str | None =
     (default: a ``question`` keyword, else the first positional argument); a ``str`` result becomes the
     answer. Inside, :func:`current` gives the trace for child spans. Works on ``async def`` too."""
 
-    def question_of(args: tuple, kwargs: dict) -> Any:
+    def question_of(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if question_arg is not None:
             return kwargs.get(question_arg)
         if "question" in kwargs:
@@ -130,6 +149,30 @@ def traced(func: Callable[..., Any] | None = None, *, question_arg: str | None =
     return deco(func) if func is not None else deco
 
 
+def feedback(trace: Any, rating: str | int, comment: str | None = None, *, user: str | None = None,
+             timeout: float = 5.0) -> bool:
+    """Attach a user's thumbs up/down (``"up"``/``"down"`` or 1/-1) and an optional comment to a traced
+    request (a :class:`Trace` or its id). Blocks for up to ``timeout`` (the trace is delivered first; call
+    it from the feedback handler, not the request's hot path). True when the collector stored it; False
+    when not configured, the collector did not answer in time, or the protocol is OTLP. A bad ``rating``
+    raises :class:`ragauge.errors.InputError`."""
+    if isinstance(rating, bool) or rating not in ("up", "down", 1, -1):
+        raise InputError(f"rating must be 'up' or 'down' (or 1 / -1), got {rating!r}")
+    trace_id = getattr(trace, "id", trace)
+    exporter = _exporter
+    if exporter is None or not trace_id:
+        return False
+    payload: dict[str, Any] = {"rating": "up" if rating in ("up", 1) else "down"}
+    if comment is not None:
+        payload["comment"] = str(comment)
+    if user is not None:
+        payload["user"] = str(user)
+    try:
+        return bool(exporter.send_feedback(str(trace_id), payload, timeout))
+    except Exception:  # noqa: BLE001 - never into the user's code
+        return False
+
+
 def flush(timeout: float = 5.0) -> bool:
     """Deliver what is queued and pending now; True when all of it reached the collector in time."""
     exporter = _exporter
@@ -151,7 +194,8 @@ def stats() -> dict[str, int]:
     if exporter is None:
         return {k: 0 for k in ("submitted", "sent", "dropped", "rejected", "spooled", "errors", "queued",
                                "pending_batches")}
-    return exporter.stats()
+    counts: dict[str, int] = exporter.stats()
+    return counts
 
 
 def _at_exit() -> None:  # pragma: no cover - process exit

@@ -44,11 +44,14 @@ class Exporter:
     def __init__(self, endpoint: str, *, token: str | None = None, spool_dir: str | None = None,
                  max_queue: int = 10_000, batch_size: int = 256, flush_interval: float = 0.5,
                  timeout: float = 5.0, max_spool_bytes: int = 256 * 1024 * 1024,
-                 backoff: float = 0.2, max_backoff: float = 30.0, transport: Any = None) -> None:
+                 backoff: float = 0.2, max_backoff: float = 30.0, transport: Any = None,
+                 protocol: str = "ragauge", headers: dict[str, str] | None = None) -> None:
         import httpx
 
-        self.url = endpoint.rstrip("/") + "/api/traces"
-        headers = {"Content-Type": "application/json", "User-Agent": "ragauge-trace"}
+        self.url, self._body, content_type = _protocol(endpoint, protocol)
+        self.protocol = protocol
+        self._base = endpoint.rstrip("/")
+        headers = {"Content-Type": content_type, "User-Agent": "ragauge-trace", **(headers or {})}
         if token:
             headers["Authorization"] = f"Bearer {token}"
         self._client = httpx.Client(timeout=timeout, headers=headers, transport=transport)
@@ -224,10 +227,10 @@ class Exporter:
         if self._spool is None:
             return
         for seg in self._spool.segments()[:1]:
-            lines = self._spool.read(seg)
-            if lines:
+            spooled = self._spool.read(seg)
+            if spooled:
                 try:
-                    self._send(lines)
+                    self._send(spooled)
                 except _Away as exc:
                     self._mark_away(exc.why)
                     return
@@ -241,7 +244,7 @@ class Exporter:
         if not lines:
             return
         try:
-            resp = self._client.post(self.url, content=batch_body(lines))
+            resp = self._client.post(self.url, content=self._body(lines))
         except httpx.HTTPError as exc:
             raise _Away(f"{type(exc).__name__}: {exc}"[:200], lines) from None
         code = resp.status_code
@@ -269,6 +272,34 @@ class Exporter:
     def _reject(self, lines: list[str], reason: str) -> None:
         self._count("rejected", len(lines))
         self._warn("rejected:" + reason[:60], "ragauge.trace: the collector refused %d trace(s): %s", len(lines), reason)
+
+    # -- feedback ----------------------------------------------------------------------------------
+    def send_feedback(self, trace_id: str, payload: dict[str, Any], timeout: float) -> bool:
+        """Deliver the pending traces, then post ``payload`` to ``/api/traces/{id}/feedback``; True when
+        stored. A 404 (the trace still on its way) is retried until ``timeout``; nothing raises."""
+        import httpx
+        from urllib.parse import quote
+
+        if self.protocol != "ragauge":
+            self._warn("feedback-protocol", "ragauge.trace: feedback goes to a ragauge collector only "
+                       "(protocol=%r); not sent", self.protocol)
+            return False
+        deadline = time.monotonic() + max(0.0, timeout)
+        self.flush(timeout)
+        url = f"{self._base}/api/traces/{quote(str(trace_id), safe='')}/feedback"
+        while True:
+            try:
+                resp = self._client.post(url, json=payload, timeout=max(0.1, deadline - time.monotonic()))
+                if 200 <= resp.status_code < 300:
+                    return True
+                why = f"HTTP {resp.status_code}: {resp.text[:200]}"
+                retry = resp.status_code in (404, 408, 429) or resp.status_code >= 500
+            except httpx.HTTPError as exc:
+                why, retry = f"{type(exc).__name__}: {exc}"[:200], True
+            if not retry or time.monotonic() + 0.2 > deadline:
+                self._warn("feedback", "ragauge.trace: feedback for trace %s not stored (%s)", trace_id, why)
+                return False
+            time.sleep(0.2)
 
     # -- flush and shutdown ------------------------------------------------------------------------
     def flush(self, timeout: float = 5.0) -> bool:
@@ -308,6 +339,22 @@ class Exporter:
         if not self._thread.is_alive():
             self._client.close()
         return delivered and not lines
+
+
+PROTOCOLS = ("ragauge", "otlp-json", "otlp-protobuf")
+
+
+def _protocol(endpoint: str, protocol: str) -> tuple[str, Any, str]:
+    """(url, body encoder, content type) of a protocol: ragauge's ``/api/traces`` or OTLP ``/v1/traces``."""
+    base = endpoint.rstrip("/")
+    if protocol == "ragauge":
+        return base + "/api/traces", batch_body, "application/json"
+    from . import _otlp
+
+    url = base if base.endswith("/v1/traces") else base + "/v1/traces"
+    if protocol == "otlp-json":
+        return url, _otlp.json_body, "application/json"
+    return url, _otlp.protobuf_body, "application/x-protobuf"
 
 
 def _bad_indices(resp: Any, n: int) -> dict[int, str]:

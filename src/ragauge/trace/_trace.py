@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextvars
 import time
 import uuid
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping
 
 from ._wire import span_dict
 
@@ -44,7 +44,7 @@ class Span:
         self.start_ms = (self._t0 - self._trace_t0) * 1000.0
         return self
 
-    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> Literal[False]:
         if self.duration_ms is None:
             self.duration_ms = (time.perf_counter() - self._t0) * 1000.0
         if exc_type is not None:
@@ -75,7 +75,8 @@ class Trace:
         self.start_time = time.time()
         self._t0 = time.perf_counter()
         self.duration_ms: float | None = None
-        self.status, self.error = "ok", None
+        self.status: str = "ok"
+        self.error: str | None = None
         self._exporter = exporter
         self._token: Any = None
         self._done = False
@@ -101,7 +102,7 @@ class Trace:
         self._token = _current.set(self)
         return self
 
-    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> Literal[False]:
         try:
             self.finish(None if exc_type is None else f"{exc_type.__name__}: {exc}")
         finally:
@@ -150,7 +151,7 @@ class _NoopSpan:
     def __enter__(self) -> "_NoopSpan":
         return self
 
-    def __exit__(self, *exc: Any) -> bool:
+    def __exit__(self, *exc: Any) -> Literal[False]:
         return False
 
 
@@ -178,7 +179,7 @@ class _NoopTrace:
     def __enter__(self) -> "_NoopTrace":
         return self
 
-    def __exit__(self, *exc: Any) -> bool:
+    def __exit__(self, *exc: Any) -> Literal[False]:
         return False
 
 
