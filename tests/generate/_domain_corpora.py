@@ -1,5 +1,6 @@
 """Test corpora beyond construction: HR policy, bank tariffs, clinic prices, IT SLA (Russian) and HR, SLA
-(English), written as .md, .txt, .docx and .pdf by :func:`write_corpus` (no binary file in the repo).
+(English), written as .md, .txt, .docx and .pdf (each format in both languages) by :func:`write_corpus` (no
+binary file in the repo).
 
 The text is ours, prose-heavy on purpose: durations, deadlines, amounts, percentages with their base,
 limits, conditions, who does what, definitions. ``benchmarks/generate_domains.py`` and
@@ -57,6 +58,27 @@ CORPORA: dict[str, list[tuple[str, str]]] = {
 Компенсация за использование личного автомобиля выплачивается в размере 4 000 рублей в месяц. \
 Материальная помощь при рождении ребёнка выплачивается в размере 20 000 рублей.
 """),
+        ("rabochee_vremya.txt", """Положение о рабочем времени и обучении
+
+Рабочее время
+
+Нормальная продолжительность рабочего времени составляет 40 часов в неделю. Обеденный перерыв \
+предоставляется продолжительностью 1 час. Ночная работа оплачивается с надбавкой 20% к часовой ставке. \
+Работа в выходной день оплачивается в размере двойной дневной ставки.
+
+Испытательный срок
+
+Испытательный срок при приёме на работу составляет 3 месяца. Испытательный срок руководителей \
+устанавливается на срок до 6 месяцев. Работник предупреждает работодателя об увольнении не позднее чем \
+за 14 календарных дней. Окончательный расчёт выплачивается не позднее дня увольнения.
+
+Обучение
+
+Стоимость внешнего обучения возмещается в пределах 60 000 рублей в год. Заявка на обучение подаётся \
+в отдел персонала не позднее чем за 30 календарных дней до начала курса. Наставник — это опытный работник, \
+который помогает новому сотруднику освоить обязанности. Доплата за наставничество выплачивается в размере \
+5 000 рублей в месяц. Корпоративная медицинская страховка оформляется в течение 1 месяца после приёма на работу.
+"""),
     ],
     "bank_ru": [
         ("karty.md", """# Тарифы по дебетовым картам
@@ -91,6 +113,32 @@ CORPORA: dict[str, list[tuple[str, str]]] = {
 расторжении рассматривается в течение 2 рабочих дней. Банк не передаёт персональные данные клиентов \
 третьим лицам без их письменного согласия. Вклад — это денежные средства, размещённые клиентом в банке \
 на определённый срок под проценты.
+
+Вклад «Пенсионный»
+
+Ставка по вкладу «Пенсионный» составляет 15% годовых. Пополнение вклада «Пенсионный» допускается \
+в течение 90 дней с даты открытия. Неснижаемый остаток по вкладу «Пенсионный» составляет 10 000 рублей. \
+Страховое возмещение выплачивается в течение 14 рабочих дней после наступления страхового случая.
+"""),
+        ("kredity.docx", """# Потребительские кредиты
+
+## Условия кредита
+
+Потребительский кредит выдаётся на срок до 5 лет. Максимальная сумма кредита составляет 3 000 000 рублей. \
+Ставка по потребительскому кредиту составляет 19,9% годовых. Решение по заявке принимается в течение \
+2 рабочих дней. Кредитные каникулы предоставляются на срок до 6 месяцев.
+
+## Погашение
+
+Ежемесячный платёж списывается со счёта 15 числа каждого месяца. Неустойка за просрочку платежа \
+начисляется в размере 0,1% от суммы просроченного долга за каждый день. Досрочное погашение кредита \
+выполняется без комиссии. Справка о полном погашении кредита выдаётся в течение 3 рабочих дней.
+
+## Кредитная карта
+
+Льготный период по кредитной карте составляет 120 дней. Кредитный лимит пересматривается не чаще \
+1 раза в 6 месяцев. Обязательный платёж составляет 3% от суммы задолженности. Годовое обслуживание \
+кредитной карты стоит 1 490 рублей.
 """),
     ],
     "clinic_ru": [
@@ -106,6 +154,12 @@ CORPORA: dict[str, list[tuple[str, str]]] = {
 
 Общий анализ крови стоит 450 рублей. Результаты общего анализа крови выдаются в течение 1 рабочего дня. \
 Биохимический анализ крови выполняется в течение 3 рабочих дней. Забор крови проводится натощак с 8:00 до 11:00.
+
+Диагностика
+
+УЗИ брюшной полости стоит 3 500 рублей. Электрокардиограмма стоит 1 200 рублей. Заключение врача УЗИ \
+выдаётся в течение 30 минут после исследования. Результаты МРТ выдаются в течение 2 рабочих дней. \
+Подготовка к УЗИ брюшной полости начинается за 3 дня до исследования.
 """),
         ("pravila.pdf", """# Правила оказания платных услуг
 
@@ -115,6 +169,25 @@ CORPORA: dict[str, list[tuple[str, str]]] = {
 
 Медицинская карта хранится в регистратуре в течение 5 лет после последнего обращения. Справка для бассейна \
 оформляется в день обращения и действует 3 месяца. Клиника не разглашает сведения о пациентах третьим лицам.
+"""),
+        ("stomatologiya.md", """# Стоматологическое отделение
+
+## Лечение
+
+Лечение кариеса стоит 4 500 рублей. Профессиональная чистка зубов стоит 6 000 рублей. Удаление зуба \
+стоит 3 200 рублей. Гарантия на пломбу действует 1 год. Гарантия на коронку действует 3 года.
+
+## Запись и оплата
+
+Первичная консультация стоматолога длится 30 минут. Детям до 14 лет предоставляется скидка 15% \
+на лечение зубов. Предоплата за протезирование вносится в размере 50% от стоимости работ. \
+Коронка изготавливается в течение 10 рабочих дней. Снимок зуба делается в день обращения.
+
+## Вызов врача на дом
+
+Вызов терапевта на дом стоит 5 500 рублей. Вызов врача на дом принимается с 8:00 до 14:00. \
+Результаты анализов отправляются на электронную почту в течение 2 рабочих дней. Листок \
+нетрудоспособности оформляется на срок до 15 дней.
 """),
     ],
     "sla_ru": [
@@ -144,6 +217,27 @@ CORPORA: dict[str, list[tuple[str, str]]] = {
 Первая линия поддержки работает круглосуточно. Вторая линия поддержки отвечает на обращения в рабочие \
 дни с 9:00 до 18:00. Обращение эскалируется на вторую линию через 2 часа без решения. Резервные копии \
 хранятся в течение 30 дней. Пароль администратора меняется не реже 1 раза в 90 дней.
+
+Тарифы поддержки
+
+Базовый тариф поддержки стоит 25 000 рублей в месяц. Расширенный тариф поддержки стоит 60 000 рублей \
+в месяц. Дополнительный час работы инженера стоит 3 000 рублей. Выезд инженера на площадку клиента \
+организуется в течение 1 рабочего дня. Счёт за поддержку выставляется не позднее 5 числа месяца.
+"""),
+        ("incidenty.docx", """# Регламент управления изменениями
+
+## Изменения
+
+Стандартное изменение согласуется в течение 2 рабочих дней. Срочное изменение согласуется в течение \
+4 часов. Окно изменений длится 3 часа. Плановые изменения проводятся с 22:00 до 6:00. Откат изменения \
+выполняется не позднее чем через 30 минут после сбоя.
+
+## Отчётность
+
+Отчёт о доступности сервиса направляется клиенту не позднее 5 числа следующего месяца. Разбор \
+критического инцидента проводится в течение 5 рабочих дней. Журналы событий хранятся в течение \
+12 месяцев. Ежеквартальная встреча с клиентом длится 1 час. Лицензия на мониторинг стоит 12 000 рублей \
+в месяц. Проверка восстановления из резервной копии проводится не реже 1 раза в квартал.
 """),
     ],
     "hr_en": [
@@ -159,6 +253,12 @@ Unused leave may be carried over up to 5 days into the next year.
 
 A sick note is required for absences longer than 3 days. Sick pay is paid at 80% of the base salary for \
 up to 20 days a year.
+
+## Parental leave
+
+Maternity leave lasts 26 weeks. Paternity leave lasts 2 weeks. Parental leave requests must be submitted \
+at least 8 weeks before the expected date. Parental pay is paid at 90% of the base salary for the first \
+6 weeks. Employees returning from parental leave may work part-time for up to 6 months.
 """),
         ("expenses.txt", """Travel Expenses Policy
 
@@ -168,6 +268,26 @@ The daily allowance for domestic trips is $45. The daily allowance for trips abr
 are reimbursed up to $180 per night. Expense reports must be submitted within 10 working days after \
 the trip. The finance team reimburses approved expenses within 5 working days. A per diem is a fixed \
 daily amount paid to cover meals and local transport.
+
+Transport
+
+Taxi fares are reimbursed up to $60 per trip. Economy class flights must be booked at least 21 days before \
+departure. Mileage for private cars is paid at 45 cents per mile.
+"""),
+        ("onboarding.pdf", """# Onboarding and Training Policy
+
+## Probation
+
+The probation period is 3 months. Probation reviews are held within 10 working days after the end \
+of probation. New employees receive a laptop within 2 days of their start date. Notice must be given \
+at least 30 days before the last working day.
+
+## Training
+
+The training budget is $1,500 per employee per year. Training requests must be approved within 5 working \
+days. Course fees are reimbursed up to $800 per course. Mentoring sessions are held every 2 weeks. \
+Overtime is paid at 150% of the hourly rate. The annual bonus is paid by 31 March of the following year. \
+Remote work is limited to 3 days per week. A mentor is an experienced employee who guides a new colleague.
 """),
     ],
     "sla_en": [
@@ -194,6 +314,25 @@ the target. Service credits are capped at 50% of the monthly fee. Credit request
 Backups are taken every 24 hours. Backups are kept for 35 days. Administrator passwords are rotated \
 every 90 days. Security patches are installed within 7 days of release. Customer data is never shared \
 with third parties without written consent.
+
+## Access and recovery
+
+Access reviews are performed every 6 months. Disaster recovery tests are run every 12 months. The recovery \
+time objective is 4 hours. The recovery point objective is 1 hour. Deleted data is purged within 30 days.
+"""),
+        ("support.txt", """Support Plans
+
+Standard plan
+
+The Standard plan costs $300 per month. Support tickets are answered within 8 business hours. Phone \
+support is available from 9:00 to 18:00 on working days. The Standard plan includes up to 10 user accounts.
+
+Premium plan
+
+The Premium plan costs $1,200 per month. Premium tickets are answered within 1 hour. Quarterly service \
+reviews are held every 3 months. Extra user accounts cost $15 per month each. Invoices are issued on the \
+1st day of each month. Invoices must be paid within 30 days. Late payments are charged at 1.5% per month. \
+Data export requests are completed within 5 business days. Audit logs are kept for 12 months.
 """),
     ],
 }

@@ -59,7 +59,7 @@ def test_lang_and_max_chars_options(folder, tmp_path) -> None:
     ("empty", [], "no readable document"),
     ("chinese", [], "no question could be generated"),
     ("ok", ["--n", "0"], "--n must be at least 1"),
-    ("ok", ["--judge", "magic"], "use 'offline' or 'openai:MODEL@URL'"),
+    ("ok", ["--judge", "magic"], "--judge 'magic': ragauge generate takes 'offline' or 'openai:MODEL@URL'"),
     ("ok", ["--max-calls", "3"], "--max-calls applies to an LLM judge"),
     ("ok", ["--kb", "SAME"], "are the same file"),
 ])

@@ -90,7 +90,7 @@ def _cfg(fake: FakeOpenAI, **kw) -> LLMConfig:
 
 
 def _balanced(summary: dict) -> bool:
-    rejected = sum(summary["rejected"]["rules"].values()) + sum(summary["rejected"]["critic"].values())
+    rejected = sum(sum(summary["rejected"][k].values()) for k in ("rules", "critic", "checks"))
     return summary["candidates"] == summary["generated"] + summary["surplus"] + rejected + summary["unjudged"]
 
 
@@ -247,3 +247,25 @@ def test_bad_arguments_are_config_errors():
         generate_with_llm(RU, n=0, judge_spec="openai:m@http://127.0.0.1:9/v1")
     with pytest.raises(ConfigError, match="judge spec"):
         generate_with_llm(RU, n=1, judge_spec="offline")
+
+
+def test_the_offline_checks_drop_an_answer_whose_number_is_not_in_its_source():
+    """Issue 19: the LLM path gets the offline generator's checks. The scripted model invents "45 дней" for a
+    chunk that says 30, and the critic keeps everything: the number check must drop it, with the reason."""
+    def inventing(body: dict) -> str:
+        reply = json.loads(responder(body))
+        if "verdicts" in reply:
+            return json.dumps({"verdicts": [dict(v, keep=True, problem="ok") for v in reply["verdicts"]]})
+        for q in reply["questions"]:
+            q["answer"] = q["answer"].replace("30 календарных дней", "45 календарных дней")
+        return json.dumps(reply, ensure_ascii=False)
+
+    with FakeOpenAI(inventing) as server:
+        cases, summary = generate_with_llm(RU, n=6, judge_spec=_cfg(server), seed=0, cache=None)
+    assert summary["rejected"]["checks"].get("reference_number_not_in_chunk", 0) >= 1, summary["rejected"]
+    assert summary["dropped"]["checks: reference_number_not_in_chunk"] >= 1 and _balanced(summary)
+    assert cases and not any("45" in c.reference for c in cases if c.type != "reasoning")  # may compute numbers
+    assert any(r["by"] == "checks" and "45" in r["answer"] for r in summary["rejected_cases"])
+    with FakeOpenAI(inventing) as server:  # verify=False: the model's word is taken, as before issue 19
+        unchecked, s2 = generate_with_llm(RU, n=6, judge_spec=_cfg(server), seed=0, cache=None, verify=False)
+    assert s2["rejected"]["checks"] == {} and any("45" in c.reference for c in unchecked)

@@ -29,7 +29,7 @@ def test_tiny_real_model_survives_and_reports_honestly(llama_url, tmp_path):
     cfg = LLMConfig(model="smollm2-135m", base_url=server, api_key="none", timeout=300, max_tokens=160,
                     concurrency=1, max_retries=2, backoff_base=0.5)
     cases, s = generate_with_llm([chunk], n=1, judge_spec=cfg, cache=str(tmp_path / "c.sqlite"), overgenerate=1.0)
-    rejected = sum(s["rejected"]["rules"].values()) + sum(s["rejected"]["critic"].values())
+    rejected = sum(sum(s["rejected"][k].values()) for k in ("rules", "critic", "checks"))
     assert s["candidates"] == s["generated"] + s["surplus"] + rejected + s["unjudged"]
     assert len(cases) == s["generated"] <= 1 and s["short_of_target"] == 1 - len(cases)
     assert s["structured_output"] == "json_object"  # llama-cpp-python answers json_schema with HTTP 500

@@ -40,7 +40,13 @@ def _generate(args: argparse.Namespace, chunks, documents):
 
     from ..judges.spec import parse_judge
 
-    choice = parse_judge(args.judge)
+    try:
+        choice = parse_judge(args.judge)
+    except ConfigError:
+        from ..judges.llm.config import judge_spec_hint, redact_spec
+
+        raise ConfigError(f"--judge {redact_spec(args.judge)!r}: ragauge generate takes 'offline' or "
+                          f"'openai:MODEL@URL'{judge_spec_hint(args.judge)}") from None
     if choice.kind in ("offline", "auto"):
         if args.max_calls is not None:
             raise ConfigError("--max-calls applies to an LLM judge (--judge openai:MODEL@URL)")

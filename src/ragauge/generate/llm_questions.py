@@ -13,6 +13,8 @@ strict :func:`~ragauge.judges.llm.parse.parse_reply`):
    multi_context question citing one chunk;
 4. one **critic** call per group for the survivors (``critique_question.LANG``): not answerable,
    answer not in the sources, vague, leaks the answer, wrong language, not multi-context;
+4a. the offline generator's **checks** on the critic's survivors (:func:`_checked`): the numbers of a simple or
+   multi-context answer in its sources, a statement supported by the offline judge; failures under ``rejected["checks"]``;
 5. the kept candidates, interleaved across groups, the first ``n`` become :class:`GoldenCase`
    (``generator="llm"``, ``template`` = the generation prompt id, ``extra["llm"]`` = model, endpoint,
    prompt ids and sha256, the critic's reason).
@@ -21,7 +23,7 @@ A reply that does not parse is re-asked ``parse_retries`` times (default once) w
 error appended -- never the identical request; if it still fails, the group is counted under
 ``unparseable`` (generation) or ``unjudged`` (critic: its candidates are not kept, because nobody
 checked them), with the raw reply in ``summary["failures"]``. Nothing is dropped silently:
-``candidates == generated + surplus + rejected by rules + rejected by the critic + unjudged``; the
+``candidates == generated + surplus + rejected by rules, the critic and the checks + unjudged``; the
 summary has the offline generator's keys (``requested``, ``generated``, ``by_type``, ``by_slice``,
 ``by_document``, ``by_language``, ``by_behaviour``, ``dropped`` by reason, ``short_of_target``) plus
 the LLM's (calls, tokens, prompts, rejected, unparseable, failures, ...).
@@ -229,6 +231,52 @@ def _case(c: Candidate, group: Group, *, lang: str, seed: int, config: Any, prom
                        "critic_reason": critic_reason}})
 
 
+_JUDGE_USED: dict[str, str] = {}
+
+
+def _checked(outcomes: list[tuple], lang: str, verify: bool) -> list[tuple]:
+    """The offline generator's checks (:mod:`ragauge.generate.questions.verify`) on the candidates the critic
+    kept: every number of a simple or multi-context answer must be in its sources (a reasoning answer may
+    compute one; ``reference_number_not_in_chunk``), and an
+    answer that is a statement must be supported claim by claim by the offline judge
+    (``reference_not_supported_by_judge``; skipped, and ``summary["judge"]`` says so, without its models).
+    A failed candidate becomes a ``("checks", reason)`` outcome, counted like the critic's rejections."""
+    from ragauge.generate.questions import verify as checks
+    from ragauge.generate.questions.candidate import Candidate as Checked
+
+    if not verify:
+        _JUDGE_USED["state"] = "off"
+        return outcomes
+    kept = [i for i, o in enumerate(outcomes) if o[3] == "kept"]
+    rows = [Checked(outcomes[i][2].question, outcomes[i][2].answer,
+                    tuple(outcomes[i][1].chunks[k] for k in outcomes[i][2].sources), outcomes[i][2].type,
+                    tuple(outcomes[i][2].slices), lang, "llm") for i in kept]
+    judge = None
+    if not rows:
+        _JUDGE_USED["state"] = "not run: no candidate reached the checks"
+    elif any(checks.is_statement(r.reference) for r in rows):
+        from ragauge.generate.questions.generate import _JUDGE_STATE, _judge_factory
+
+        try:
+            judge = _judge_factory()()
+        except Exception:  # noqa: BLE001 - a missing optional model: numbers only, and the summary says so
+            judge = None
+        _JUDGE_USED["state"] = "offline" if judge is not None and _JUDGE_STATE.get("ok") else "unavailable"
+    else:
+        _JUDGE_USED["state"] = "offline (no statement to verify)"
+    bad = checks.unsupported(judge, rows) if judge is not None else [False] * len(rows)
+    out = list(outcomes)
+    for i, row, unsupported in zip(kept, rows, bad):
+        # a reasoning answer may hold the numbers it computes; a multi-context one reads them from its sources
+        numbers = checks.missing_numbers(replace(row, type="simple")) if row.type != "reasoning" else []
+        reason = ("reference_number_not_in_chunk" if numbers else
+                  "reference_not_supported_by_judge" if unsupported else None)
+        if reason:
+            pos, group, cand, _, _ = out[i]
+            out[i] = (pos, group, cand, "checks", reason)
+    return out
+
+
 def _counts(cases: Sequence[GoldenCase]) -> dict[str, dict[str, int]]:
     """The same per-type/slice/document/language/behaviour counts as the offline generator's summary."""
     def count(values: Any) -> dict[str, int]:
@@ -242,12 +290,13 @@ def _counts(cases: Sequence[GoldenCase]) -> dict[str, dict[str, int]]:
 
 def generate_with_llm(chunks: Sequence[Chunk], *, n: int, judge_spec: Any, seed: int = 0, lang: str | None = None,
                       config: dict[str, Any] | None = None, cache: Any = _DEFAULT, budget: Any = None,
-                      max_calls: int | None = None, client: Any = None, overgenerate: float = 1.5
-                      ) -> tuple[list[GoldenCase], dict[str, Any]]:
+                      max_calls: int | None = None, client: Any = None, overgenerate: float = 1.5,
+                      verify: bool = True) -> tuple[list[GoldenCase], dict[str, Any]]:
     """``n`` golden cases from ``chunks`` through the LLM named by ``judge_spec``, and a summary (see the module).
 
     ``config``: LLMConfig overrides (``max_tokens``, ``timeout``, ...). ``cache``: default the judge's
     reply cache file; ``None`` in memory; a path. ``budget`` / ``max_calls``: spending limits.
+    ``verify``: the offline generator's reference checks on the critic's survivors (:func:`_checked`).
     """
     from ragauge.judges.llm.budget import Budget
     from ragauge.judges.llm.cache import ReplyCache, default_cache_path
@@ -292,6 +341,7 @@ def generate_with_llm(chunks: Sequence[Chunk], *, n: int, judge_spec: Any, seed:
             client.close()
         if own_cache:
             cache.close()
+    outcomes = _checked(outcomes, lang, verify)
     stopped = [r for r in generated if isinstance(r, BudgetExceededError)]
     if stopped:
         budget_stopped = str(stopped[0])
@@ -317,9 +367,11 @@ def generate_with_llm(chunks: Sequence[Chunk], *, n: int, judge_spec: Any, seed:
         "model": cfg.model, "endpoint": cfg.endpoint, "language": lang, "prompts": dict(sorted(runner.prompts.items())),
         "structured_output": client.mode, "surplus": max(0, len(kept) - n),
         "rejected": {"rules": dict(Counter(o[4] for o in outcomes if o[3] == "rules")),
-                     "critic": dict(Counter(o[4] for o in outcomes if o[3] == "critic"))},
+                     "critic": dict(Counter(o[4] for o in outcomes if o[3] == "critic")),
+                     "checks": dict(Counter(o[4] for o in outcomes if o[3] == "checks"))},
         "rejected_cases": [{"question": o[2].question, "answer": o[2].answer, "by": o[3], "problem": o[4]}
-                           for o in outcomes if o[3] in ("rules", "critic")],
+                           for o in outcomes if o[3] in ("rules", "critic", "checks")],
+        "judge": _JUDGE_USED.get("state", "off"),
         "unjudged": sum(1 for o in outcomes if o[3] == "unjudged"),
         "groups": {"planned": len(groups), "started": len(started), "not_started_budget": len(groups) - len(started),
                    "critiqued": len(judged),

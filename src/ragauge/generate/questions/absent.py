@@ -15,7 +15,10 @@ A candidate is kept only when it is absent twice over:
   new subject together with a quantity of the frame's kind (a prose question of that kind about it);
 * **by the judge** (:func:`stated_by_judge`): the offline verifier does not find the claim "SUBJECT VERB
   QUANTITY-OF-THE-FRAME" supported, with evidence about that subject, by the chunks that share most lemmas
-  with the question.
+  with the question;
+* **by answerability** (:func:`.absent_terms.answered`): the judge's rule answerability of the question over
+  those chunks stays under 0.5, or its best sentence lacks a word of the subject (it also runs without the
+  verifier's models).
 
 Price rows give a second kind (:func:`recombined_items`): an item of the same kind as the rows that no row
 names ("облицовка фасада" where the list has "облицовка стен" and "штукатурка фасада").
@@ -31,6 +34,7 @@ from typing import Any, Callable, Sequence
 
 from ragauge.generate.chunking import Chunk
 from ragauge.generate.questions import morph
+from ragauge.generate.questions.absent_terms import ANSWERABLE, answered, undefined_terms
 from ragauge.generate.questions.prose import ProseQuestion
 from ragauge.generate.questions.special import lemmas
 
@@ -105,8 +109,12 @@ def absent_candidates(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], d
                     continue
             else:
                 dropped["unanswerable_unchecked_by_judge"] += 1
+            score = answered(question, chunks, a.lang)
+            if score >= ANSWERABLE:
+                dropped["unanswerable_answerable_by_judge"] += 1
+                continue
             out.append((question, a.lang, {"absent_subject": subject, "frame_from": a.question,
-                                           "absent_check": "lemmas+judge" if judge is not None else "lemmas"}))
+                                           "absent_check": _checks(judge), "answerability": round(score, 3)}))
     return out
 
 
@@ -128,14 +136,28 @@ def _head(q: ProseQuestion) -> str | None:
 
 
 def _related(a: ProseQuestion, b: ProseQuestion) -> bool:
-    """``b``'s sentence uses the verb of ``a``'s frame (an attribute the documents discuss for it), or its
-    subject is an entity of the same kind (the same head noun: "общий анализ крови" for "биохимический
+    """``b``'s sentence uses the verb of ``a``'s frame (an attribute the documents discuss for it), or (Russian)
+    its subject is an entity of the same kind (the same head noun: "общий анализ крови" for "биохимический
     анализ крови")."""
     verb = set(lemmas(_frame_verb(a)))
     if verb and verb <= set(lemmas(b.reference)):
         return True
+    if a.lang != "ru":  # "unused leave may be carried over" does not make "paternity leave" one that may be
+        return False
     head = _head(a)
-    return head is not None and head == _head(b)
+    return head is not None and head == _head(b) and _differ_by_adjectives(a, b)
+
+
+def _differ_by_adjectives(a: ProseQuestion, b: ProseQuestion) -> bool:
+    """The two subjects differ only in adjectives ("общий" / "биохимический анализ крови"): two kinds of one
+    thing. Subjects that differ in a noun ("вызов врача" / "вызов терапевта") may be a kind and its
+    instance, where the one answers the other."""
+    if a.lang != "ru":
+        return True
+    analyzer = morph._analyzer()
+    diff = set(lemmas(a.subject)) ^ set(lemmas(b.subject))
+    return bool(diff) and analyzer is not None and all(
+        analyzer.parse(w)[0].tag.POS in ("ADJF", "PRTF", "ADJS") for w in diff)
 
 
 def _claim(a: ProseQuestion, subject: str) -> str:
@@ -213,25 +235,45 @@ def table_rows(items: Sequence[str], chunks: Sequence[Chunk], dropped: Counter, 
                 continue
         else:
             dropped["unanswerable_unchecked_by_judge"] += 1
+        score = answered(question, chunks, "ru")
+        if score >= ANSWERABLE:
+            dropped["unanswerable_answerable_by_judge"] += 1
+            continue
         out.append((question, "ru", {"absent_subject": item, "modelled_on": model,
-                                     "absent_check": "lemmas+judge" if judge is not None else "lemmas"}))
+                                     "absent_check": _checks(judge), "answerability": round(score, 3)}))
     return out
+
+
+def _checks(judge: Any) -> str:
+    return "lemmas+verifier+answerability" if judge is not None else "lemmas+answerability"
+
+
+def _interleave(groups: Sequence[list], limit: int) -> list:
+    """Round-robin over the kinds, so that one kind does not fill the limit alone."""
+    out: list = []
+    for k in range(max((len(g) for g in groups), default=0)):
+        out += [g[k] for g in groups if k < len(g)]
+    return out[:limit]
 
 
 def unanswerable_rows(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], dropped: Counter,
                       judge_factory: Callable[[], Any] | None, limit: int,
-                      table_items: Sequence[str] = ()) -> list[tuple[str, str, str, dict]]:
-    """(question, reference, lang, extra) rows for :mod:`.build`: other subjects in the frames of prose
-    questions, then new items of the same kind as the Russian price rows."""
+                      table_items: Sequence[str] = (), subjects: Sequence[tuple[str, str]] = (),
+                      definitions: Sequence[tuple[str, str]] = (), values: Sequence[str] = ()
+                      ) -> list[tuple[str, str, str, dict]]:
+    """(question, reference, lang, extra) rows for :mod:`.build`, the kinds in turn: other subjects in the
+    frames of prose questions, new items of the same kind as the Russian price rows, and terms the corpus uses
+    but does not define (:mod:`.absent_terms`; ``subjects`` and ``definitions`` are (text, lang) pairs)."""
     judge = None
     if judge_factory is not None and (any(q.frame for q in items) or table_items):
         try:
             judge = judge_factory()
         except Exception:  # noqa: BLE001 - a missing optional model: the lemma check alone, reported
             judge = None
-    rows = absent_candidates(items, chunks, dropped, judge=judge, limit=limit)
-    if table_items and len(rows) < limit:
-        rows += table_rows(table_items, chunks, dropped, judge=judge, limit=limit - len(rows))
+    frames = absent_candidates(items, chunks, dropped, judge=judge, limit=limit)
+    rows = table_rows(table_items, chunks, dropped, judge=judge, limit=limit) if table_items else []
+    terms = undefined_terms(subjects, definitions, chunks, dropped, limit=limit, values=values)
+    rows = _interleave([frames, rows, terms], limit)
     return [(q, NOT_FOUND[lang], lang, extra) for q, lang, extra in rows]
 
 

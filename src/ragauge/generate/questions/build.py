@@ -170,6 +170,16 @@ def sentence_candidates(facts: list[Fact], long_ids: set[str], editions: dict[st
     return out
 
 
+def asked_sentences(facts: list[Fact]) -> set[str]:
+    """Sentences a value or definition template asks ("X — value", "X составляет value", "X — это Y"); the
+    others ("Суточные … составляют 700 рублей": a subject pymorphy3 cannot inflect) are left to prose."""
+    out = set()
+    for f in facts:
+        if f.kind == "value" and TEMPLATES[f.lang].value(f) or f.kind == "definition" and TEMPLATES[f.lang].definition(f):
+            out.add(f.sentence)
+    return out
+
+
 def long_ids(chunks: list[Chunk], *, min_chars: int = 450) -> set[str]:
     """Text chunks in the longest fifth of the corpus and at least ``min_chars`` long."""
     texts = sorted(len(c.text) for c in chunks if c.kind != "table")
@@ -204,14 +214,20 @@ def prose_candidates(items: list[ProseQuestion], long_ids: set[str]) -> list[Can
 
 
 def unanswerable_candidates(items: list[ProseQuestion], chunks: list[Chunk], dropped: Counter,
-                            judge_factory, *, limit: int, table_facts: list[Fact] = ()) -> list[Candidate]:
-    """Questions the corpus does not answer, built from its own sentences and price rows (:mod:`.absent`)."""
+                            judge_factory, *, limit: int, table_facts: list[Fact] = (),
+                            sentence_facts: list[Fact] = ()) -> list[Candidate]:
+    """Questions the corpus does not answer, built from its own sentences, price rows and terms (:mod:`.absent`)."""
     out = []
     table_items = list(dict.fromkeys(f.subject for f in table_facts if f.lang == "ru" and f.extras.get("price")))
+    subjects = [(q.subject, q.lang) for q in items] + [(f.subject, f.lang) for f in sentence_facts
+                                                       if f.kind == "value"]
+    definitions = [(f.subject, f.lang) for f in sentence_facts if f.kind == "definition" and f.verb != "abbr"]
+    values = [f.subject for f in sentence_facts if f.kind == "value"]
     for question, reference, lang, extra in absent.unanswerable_rows(items, chunks, dropped, judge_factory, limit,
-                                                                    table_items):
-        out.append(Candidate(question, reference, (), "unanswerable", ("unanswerable",), lang,
-                             "unanswerable_same_kind_item" if "modelled_on" in extra else "unanswerable_other_subject",
+                                                                    table_items, subjects, definitions, values):
+        template = ("unanswerable_same_kind_item" if "modelled_on" in extra else
+                    "unanswerable_undefined_term" if "absent_term" in extra else "unanswerable_other_subject")
+        out.append(Candidate(question, reference, (), "unanswerable", ("unanswerable",), lang, template,
                              expected_behaviour="not_found", extra=extra))
     return out
 
@@ -258,6 +274,6 @@ def sensitive_candidates(chunks: list[Chunk], langs: dict[str, str]) -> list[Can
     return out
 
 
-__all__ = ["QUANTITIES", "TEMPLATES", "has_entity", "long_ids", "long_section_candidates", "multi_candidates",
+__all__ = ["QUANTITIES", "TEMPLATES", "asked_sentences", "has_entity", "long_ids", "long_section_candidates", "multi_candidates",
            "period_candidates", "prose_candidates", "reasoning_candidates", "sensitive_candidates", "sentence_candidates", "table_candidates",
            "unanswerable_candidates"]

@@ -201,7 +201,7 @@ def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, 
     cands += build.multi_candidates(tables, old_docs, rng, limit=max(4, n // 8))
     cands += build.long_section_candidates([c for c in usable if c.doc_id not in old_docs and c.id in own], longs,
                                            own)
-    skip = {f.sentence for f in all_facts if f.kind in ("value", "definition")}  # asked by the templates above
+    skip = build.asked_sentences(all_facts)  # asked by the templates above
     why: dict[str, Counter] = {}
     prose = prose_questions([c for c in usable if c.doc_id not in old_docs and c.id in own], own, dropped,
                             skip=skip, lang=lang, why=why)
@@ -209,7 +209,9 @@ def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, 
     judge_factory = _judge_factory() if verify else None
     cands += build.unanswerable_candidates(prose, usable, dropped, judge_factory,  # absence: against every chunk
                                            limit=max(2, round(FILL_CAP_FACTOR * CAPS["unanswerable"] * n)),
-                                           table_facts=[f for f in table_facts if not lang or f.lang == lang])
+                                           table_facts=[f for f in table_facts if not lang or f.lang == lang],
+                                           sentence_facts=[f for f in all_facts if f.kind != "table"
+                                                           and f.chunk.doc_id not in old_docs])
     cands += build.period_candidates([f for f in table_facts if not lang or f.lang == lang], family, usable, dropped)
     cands += build.sensitive_candidates(usable, own)
     made = len(cands)

@@ -7,7 +7,8 @@ from the operator and the quantity's kind (:data:`RU_OPERATORS`, :func:`_ru_ques
 a duration, an amount, a percentage, a limit, a frequency, a time of day. The sentence with the verb
 before its subject ("Пенсионерам предоставляется скидка 10% на все приёмы врачей") gives
 "Какая скидка предоставляется пенсионерам?". English: ``SUBJECT AUX|VERB-s … QUANTITY`` ("Expense reports
-must be submitted within 10 working days after the trip" -> "How soon must expense reports be submitted?").
+must be submitted within 10 working days after the trip" -> "How soon must expense reports be submitted?"),
+in :mod:`.prose_en`.
 
 Grammar is checked with pymorphy3, not assumed: the subject's head must be a noun (or a substantivised
 adjective: "Суточные") in the nominative, the verb finite and agreeing with it in number (and gender in
@@ -28,6 +29,7 @@ from typing import Iterable
 from ragauge.generate.chunking import Chunk
 from ragauge.generate.questions import morph
 from ragauge.generate.questions.facts import NUMBER, sentence_language, sentences
+from ragauge.generate.questions.prose_en import en_question
 
 _CLAUSE = re.compile(r"^\d+(?:\.\d+)+\.?\s+")
 _WORD = re.compile(r"\S+")
@@ -39,7 +41,7 @@ _RU_PRONOUNS = {"он", "она", "оно", "они", "его", "её", "ее", 
 #: Operator words just before a number, longest first: (words, kind of operator).
 RU_OPERATORS = [
     ("не позднее чем за", "deadline"), ("не позже чем за", "deadline"), ("не менее чем за", "deadline"),
-    ("не позднее", "deadline"),
+    ("не позднее чем через", "after"), ("не позже чем через", "after"), ("не позднее", "deadline"),
     ("в течение", "within"), ("в размере до", "amount"), ("в размере", "amount"), ("в пределах", "range"),
     ("на срок до", "term"), ("на срок", "term"), ("продолжительностью", "length"), ("по ставке", "rate"),
     ("не чаще", "often"), ("не реже", "often"), ("не более", "limit"), ("не менее", "least"), ("через", "after"),
@@ -141,13 +143,15 @@ def _quantity_kind(after: str, number: str) -> str:
     return "count"
 
 
-def _ru_question_word(op: str, qkind: str, lemma: str) -> tuple[str, str] | None:
+def _ru_question_word(op: str, qkind: str, lemma: str, after: str = "") -> tuple[str, str] | None:
     """(question opening, fact kind) for an operator, a quantity kind and the verb's lemma; None: no
     natural question."""
     if op == "often" or qkind == "count_times":
         return "Как часто", "frequency"
     if qkind == "time" or op == "clock":
         return ("В какое время", "time") if qkind == "time" else None
+    if qkind == "date" and op in ("", "clock"):  # "списывается 15 числа каждого месяца"
+        return ("Какого числа" if after.startswith("числ") else "Когда"), "date"
     if qkind in ("duration", "date"):
         table = {"deadline": "В какой срок", "within": "В какой срок", "term": "На какой срок",
                  "length": "Какой продолжительности", "after": "Через какое время", "upto": "До какого срока",
@@ -190,12 +194,37 @@ def _split_subject(words: list[str], verb_at: int, verb: str) -> tuple[list[str]
     return None
 
 
+_WITH_WHAT = {"masc": "каким", "femn": "какой", "neut": "каким", "plur": "какими"}
+
+
+def _with_what(middle: list[str]) -> tuple[str, list[str]] | None:
+    """("С какой надбавкой", rest of the middle) when the middle ends with "с/со" + a noun in the instrumental."""
+    if len(middle) < 2 or middle[-2].lower() not in ("с", "со"):
+        return None
+    p = _parse(middle[-1]) if re.fullmatch(r"[а-яё]+", middle[-1].lower()) else None
+    if p is None or p.tag.POS != "NOUN" or str(p.tag.case) != "ablt":
+        return None
+    form = "plur" if str(p.tag.number) == "plur" else str(p.tag.gender)
+    which = _WITH_WHAT.get(form)
+    return (f"{middle[-2].capitalize()} {which} {middle[-1]}", middle[:-2]) if which else None
+
+
+def _recipient_first(prefix: list[str]) -> list[str]:
+    """"за каждый час простоя сверх нормы клиенту" -> "клиенту за каждый час простоя сверх нормы": the dative
+    noun that ends the prefix (to whom) goes right after the verb, as a person would ask."""
+    last = prefix[-1] if len(prefix) > 1 else ""
+    p = _parse(last) if re.fullmatch(r"[а-яё]+", last.lower()) else None
+    if p is None or p.tag.POS != "NOUN" or str(p.tag.case) != "datv":
+        return prefix
+    return [last] + [morph.lower_first(prefix[0])] + prefix[1:-1]
+
+
 def _lower(words: list[str]) -> str:
     text = " ".join(words)
     return morph.lower_first(text) if text else ""
 
 
-def _ru_question(sentence: str) -> tuple[str | None, str, str]:
+def _ru_question(sentence: str) -> tuple[str | None, str, str, str, str]:
     """(question, fact kind, subject) or (None, drop reason, "")."""
     body = re.sub(r"(?<=\d)[ \u00a0](?=\d{3}\b)", "", _CLAUSE.sub("", sentence).rstrip(".!"))
     words = _WORD.findall(body)
@@ -228,9 +257,10 @@ def _ru_question(sentence: str) -> tuple[str | None, str, str]:
         if any(w.lower() in _RU_PRONOUNS for w in prefix) or morph.inflect(cand, "gent") is None:
             return None, "prose_no_agreement", "", "", ""
         if op in ("", "amount") and qkind in ("percent", "money"):
+            prefix = _recipient_first(prefix)
             question = f"{_WHAT[form2]} {_lower(middle)} {verb} {_lower(prefix)}?"
             return question, "percent" if qkind == "percent" else "amount", cand, "", ""
-        opening = _ru_question_word(op, qkind, lemma)
+        opening = _ru_question_word(op, qkind, lemma, after.lstrip())
         if opening is None:
             return None, "prose_no_question_form", "", "", ""
         return f"{opening[0]} {verb} {_lower(middle)} {_lower(prefix)}?", opening[1], cand, "", ""
@@ -239,10 +269,16 @@ def _ru_question(sentence: str) -> tuple[str | None, str, str]:
         return None, "prose_no_question_form", "", "", ""
     if any(w.lower() in _NOT_IN_MIDDLE or _is_verb(w) or _is_comparative(w) for w in middle):
         return None, "prose_no_question_form", "", "", ""  # a condition on the number, not its attribute
+    instrumental = _with_what(middle) if qkind in ("percent", "money") and not op else None
+    if instrumental is not None:  # "оплачивается с надбавкой 20%" -> "С какой надбавкой оплачивается …?"
+        opening_words, rest = instrumental
+        subj = morph.lower_first(subject)
+        question = " ".join([opening_words, verb, subj] + rest + ([_lower(prefix)] if prefix else [])) + "?"
+        return question, "percent" if qkind == "percent" else "amount", subject, "", "plur" if form == "plur" else "sing"
     if lemma == "составлять":
         opening: tuple[str, str] | None = ("Сколько", {"money": "amount", "percent": "percent"}.get(qkind, "duration"))
     else:
-        opening = _ru_question_word(op, qkind, lemma)
+        opening = _ru_question_word(op, qkind, lemma, after.lstrip())
     if opening is None:
         return None, "prose_no_question_form", "", "", ""
     q, kind = opening
@@ -252,92 +288,6 @@ def _ru_question(sentence: str) -> tuple[str | None, str, str]:
     question = " ".join([q, core] + middle + ([_lower(prefix)] if prefix else [])) + "?"
     frame = f"{q} {verb} {{subj}}?" if core.startswith(verb) and not middle and not prefix else ""
     return question, kind, subject, frame, "plur" if form == "plur" else "sing"
-
-
-# --- English -------------------------------------------------------------------------------------------
-_EN_AUX = {"is", "are", "must", "will", "shall", "may", "can", "should"}
-_EN_BAD = {"it", "this", "that", "these", "those", "there", "he", "she", "they", "we", "you", "if", "when", "in",
-           "on", "at", "for", "after", "before", "and", "but", "or", "which", "each", "every"}
-_EN_TIME = re.compile(r"^(?:working |business |calendar )?(?:days?|hours?|minutes?|weeks?|months?|years?)\b", re.I)
-
-
-def _en_question(sentence: str) -> tuple[str | None, str, str]:
-    body = re.sub(r"(?<=\d)[ ,](?=\d{3}\b)", "", _CLAUSE.sub("", sentence).rstrip(".!"))
-    words = _WORD.findall(body)
-    first_num = next((i for i, w in enumerate(words) if re.search(r"\d", w)), None)
-    if first_num is None:
-        return None, "prose_no_quantity", "", "", ""
-    aux_at = next((i for i, w in enumerate(words[:first_num]) if w.lower() in _EN_AUX), None)
-    verb_s = None
-    if aux_at is None:  # "The line manager approves leave requests within 3 working days"
-        verb_s = next((i for i, w in enumerate(words[:first_num]) if i > 0 and re.fullmatch(r"[a-z]{3,}s", w)
-                       and not w.endswith("ss") and words[i - 1][:1].isalpha()
-                       and words[i - 1].lower() not in ("the", "a", "an", "of", "for")), None)
-    at = aux_at if aux_at is not None else verb_s
-    if not at:
-        return None, "prose_no_verb", "", "", ""
-    subject = words[:at]
-    if subject[0].lower() in _EN_BAD or any("," in w for w in words[:first_num]) or len(subject) > 8:
-        return None, "prose_no_subject", "", "", ""
-    number = words[first_num]
-    pre = [w.lower() for w in words[at + 1:first_num]]
-    after = " ".join(words[first_num + 1:first_num + 3])
-    unit = "money" if "$" in number or "€" in number else "percent" if number.endswith("%") else \
-        "time" if _EN_TIME.match(after) else "count"
-    ops = [("at least", "least"), ("up to", "upto"), ("within", "within"), ("every", "every"), ("for", "for"),
-           ("at", "at"), ("capped at", "at"), ("of", "of")]
-    op, op_len = "", 0
-    for text, kind in ops:
-        ws = text.split()
-        if pre[len(pre) - len(ws):] == ws:
-            op, op_len = kind, len(ws)
-            break
-    middle = words[at + 1:first_num - op_len]
-    if aux_at is not None and words[at].lower() in ("is", "are") and not middle and not op:
-        return None, "prose_left_to_value_template", "", "", ""
-    if any(w.lower() in ("a", "an", "than", "and", "or") for w in middle) or len(middle) > 5:
-        return None, "prose_no_question_form", "", "", ""
-    tail_words = " ".join(words[first_num + 1:]).lower()
-    if unit == "time":
-        unit_word = _EN_TIME.match(after).group().split()[-1]
-        unit_word = unit_word if unit_word.endswith("s") else unit_word + "s"
-        if op == "within":
-            q, kind = "How soon", "deadline"
-        elif op == "every":
-            q, kind = "How often", "frequency"
-        elif op == "for":
-            q, kind = "How long", "duration"
-        elif op == "least" and ("before" in tail_words or "in advance" in tail_words):
-            q, kind = "How far in advance", "deadline"
-        elif op == "upto":
-            q, kind = f"Up to how many {unit_word}", "limit"
-        elif not op:
-            q, kind = f"How many {unit_word}", "duration"
-        else:
-            return None, "prose_no_question_form", "", "", ""
-    elif unit in ("money", "percent"):
-        if op == "upto":
-            q, kind = "Up to what amount", "limit"
-        elif op == "at" and unit == "percent":
-            q, kind = "At what rate", "percent"
-        elif op == "at":
-            q, kind = "At what level", "limit"
-        else:
-            return None, "prose_no_question_form", "", "", ""
-    else:
-        return None, "prose_no_question_form", "", "", ""
-    subj = " ".join(subject)
-    subj = subj[:1].lower() + subj[1:] if not re.match(r"^[A-Z]{2,}", subj) else subj
-    if aux_at is not None:
-        core = [words[at].lower(), subj] + middle
-    else:
-        verb = words[at]
-        base = verb[:-2] if verb.endswith(("ches", "shes", "sses", "xes")) else verb[:-1]
-        does = "do" if subject[-1].lower().endswith("s") and not subject[-1].lower().endswith("ss") else "does"
-        core = [does, subj, base] + middle
-    plural = subject[-1].lower().endswith("s") and not subject[-1].lower().endswith("ss")
-    frame = f"{q} {words[at].lower()} {{subj}} {' '.join(middle)}?" if aux_at is not None and middle else ""
-    return " ".join([q] + core) + "?", kind, subj, frame.replace(" ?", "?"), "plur" if plural else "sing"
 
 
 def prose_questions(chunks: Iterable[Chunk], langs: dict[str, str], dropped: Counter, *,
@@ -358,7 +308,7 @@ def prose_questions(chunks: Iterable[Chunk], langs: dict[str, str], dropped: Cou
             if own == "ru" and not morph.available():
                 dropped["prose_russian_morphology_missing"] += 1
                 continue
-            question, kind, subject, frame, form = (_ru_question if own == "ru" else _en_question)(sent)
+            question, kind, subject, frame, form = (_ru_question if own == "ru" else en_question)(sent)
             if question is None:
                 dropped[kind] += 1
                 if why is not None:

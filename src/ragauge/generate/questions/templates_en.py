@@ -135,7 +135,8 @@ def value(fact: Fact) -> tuple[str, str, str] | None:
     if "," in subj:
         return None
     if fact.verb in ("costs", "cost"):
-        return (f"How much does {subj} cost?", fact.value, "fact_cost")
+        does = "do" if fact.verb == "cost" else "does"  # "Extra user accounts cost $15" -> "How much do …"
+        return (f"How much {does} {subj} cost?", fact.value, "fact_cost")
     verb = "are" if fact.verb == "are" else "is"
     if not _DETERMINER.match(subj):  # "Late payment penalty is 0.05%" -> "What is the late payment penalty?"
         subj = f"the {subj}"

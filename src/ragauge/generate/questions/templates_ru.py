@@ -186,17 +186,44 @@ def quantity(fact: Fact, qty: int) -> tuple[str, str, str] | None:
     return (f"Сколько обойдётся {_item(fact)} на {qty} {unit}?", ref, "quantity_cost")
 
 
+#: Heads that name a measure or a payment, asked "Каков/Какова X?": the price of a limit, a rate or an
+#: allowance is not asked ("Сколько стоит лимит переводов?" is not a question a person asks).
+MEASURE_HEADS = _AMOUNT_HEADS | {
+    "лимит", "комиссия", "компенсация", "срок", "время", "период", "продолжительность", "доступность", "процент",
+    "количество", "число", "объём", "норма", "порог", "минимум", "максимум", "предел", "уровень", "вес", "длина",
+    "ширина", "высота", "толщина", "площадь", "скорость", "зарплата", "оклад", "доход", "взнос", "премия",
+    "выплата", "пособие", "возмещение", "вознаграждение", "кешбэк", "кэшбэк", "депозит", "задержка", "шаг", "зазор",
+    "гарантия"}
+_DURATION = re.compile(r"\d[\d\s,.]*(?:\([^)]*\)\s*)?(?:рабоч\w*\s|календарн\w*\s)?"
+                       r"(?:дн|день|дня|час|минут|недел|месяц|лет|год|сут)", re.IGNORECASE)
+_PERCENT = re.compile(r"^\D{0,12}\d[\d\s,.]*\s?%")
+
+
 def value(fact: Fact) -> tuple[str, str, str] | None:
-    """A numeric sentence: "Каков гарантийный срок на ...?", "Сколько стоит устройство проёма ...?"."""
+    """A numeric sentence: "Каков гарантийный срок на ...?", "Сколько стоит устройство проёма ...?".
+
+    A measure ("лимит", "комиссия", "срок": :data:`MEASURE_HEADS`) is asked as itself ("Каков лимит …?");
+    "Сколько стоит" only for a thing with a price that is not a percentage and not "составляет"; "X составляет
+    28 дней" asks its duration ("Какова продолжительность X?"), "X составляет 700 рублей / 10%" its size
+    ("Каков размер X?"); anything else "Каков X?"."""
     subj = _item(fact)
     if not _clean_subject(subj):
         return None
     form = morph.gender_number(subj)
     if form is None:
         return None
-    if fact.currency and morph.head_lemma(subj) not in _AMOUNT_HEADS:
+    head = morph.head_lemma(subj)
+    if head in MEASURE_HEADS:
+        return (f"{_WHICH[form]} {subj}?", fact.value, "fact_value")
+    percent = bool(_PERCENT.match(fact.value))
+    if fact.currency and not percent and not fact.verb.startswith("составля"):
         return (f"Сколько стоит {subj}?", fact.value, "fact_cost")
-    if fact.verb.startswith("составля"):
+    if fact.verb.startswith("составля"):  # "Сколько составляет отпуск?" reads as a count: name the attribute
+        gen = morph.inflect(subj, "gent")
+        if gen and _DURATION.search(fact.value):
+            return (f"Какова продолжительность {gen}?", fact.value, "fact_duration")
+        if gen and (fact.currency or percent):
+            return (f"Каков размер {gen}?", fact.value, "fact_amount")
         return (f"Сколько {fact.verb} {subj}?", fact.value, "fact_amount")
     return (f"{_WHICH[form]} {subj}?", fact.value, "fact_value")
 
@@ -241,6 +268,6 @@ def long_section(section: str, doc_title: str, summary: str) -> tuple[str, str, 
     return (f"Что говорится в разделе «{section}» {gen}?", summary, "long_section")
 
 
-__all__ = ["DOC_KINDS", "LANG", "MEASURE_UNITS", "amount", "clause", "compare", "current_edition", "date_label",
+__all__ = ["DOC_KINDS", "LANG", "MEASURE_HEADS", "MEASURE_UNITS", "amount", "clause", "compare", "current_edition", "date_label",
            "definition", "difference", "doc_head", "doc_ref", "long_section", "norm_reference", "old_edition", "old_value", "quantity",
            "table_value", "total", "unit_phrase", "value", "version_change"]
