@@ -24,6 +24,23 @@ code=$?
 set -e
 [ "$code" -eq 0 ] || { echo "bare install: 'ragauge eval' exited $code (expected 0)" >&2; exit 1; }
 [ -s out/results.json ] || { echo "bare install: out/results.json was not written" >&2; exit 1; }
+# Issue 14: the dashboard gates judge metrics; with no judge installed the run must fail them (exit 1), not
+# drop them and print "PASS" (answer "5 dollars" against a context saying "900 dollars").
+"$VENV/bin/python" - <<'PYTHON'
+import json
+
+with open("judged.jsonl", "w", encoding="utf-8") as fh:
+    for i in range(40):
+        fh.write(json.dumps({"id": f"q{i}", "question": "How much does it cost?", "answer": "It costs 5 dollars.",
+                             "contexts": ["It costs 900 dollars."], "retrieved_ids": ["a", "b"],
+                             "relevant_ids": ["a"]}) + "\n")
+PYTHON
+set +e
+"$VENV/bin/ragauge" eval judged.jsonl --out judged-out > judged.txt 2>&1
+code=$?
+set -e
+[ "$code" -eq 1 ] || { cat judged.txt >&2; echo "bare install: eval with gated judge metrics and no judge exited $code (expected 1)" >&2; exit 1; }
+grep -q "no judge installed" judged.txt || { cat judged.txt >&2; echo "bare install: the no-judge reason is missing" >&2; exit 1; }
 "$VENV/bin/python" - <<'PYTHON'
 import sys
 

@@ -64,19 +64,34 @@ def test_generated_id_clashing_with_a_given_one(tmp_path):
 
 
 def test_relevant_ids_as_a_string_in_csv(tmp_path):
+    """One id in a CSV cell ("d1") is that one relevant document; "d1,d2" (two ids or one?) is refused."""
     p = tmp_path / "d.csv"
-    p.write_text('id,question,relevant_ids\nq1,a,"[""d1""]"\nq2,b,"d1,d2"\nq3,c,d1\n', encoding="utf-8")
+    p.write_text('id,question,relevant_ids\nq1,a,"[""d1""]"\nq2,b,"d1,d2"\nq3,c,d1\nq4,d,d1 d2\n',
+                 encoding="utf-8")
     err = load_error(p)
     assert isinstance(err, InputErrors) and err.total == 2
     assert (err.file, err.line, err.field) == (str(p), 3, "relevant_ids")
     assert_names(err, "2 errors in",
                  f"{p}, line 3, field 'relevant_ids': relevant ids given as one string (got 'd1,d2')",
-                 f"{p}, line 4, field 'relevant_ids'", 'Pass a list ["d1", "d2"]', "in CSV, write either as JSON")
+                 f"{p}, line 5, field 'relevant_ids'", 'Pass a list ["d1", "d2"]', "in CSV, write either as JSON")
+    assert "line 4" not in str(err)
+    p.write_text('id,question,relevant_ids,retrieved_ids\nq3,c,d1,"[""d1"", ""d2""]"\n', encoding="utf-8")
+    [s] = load(p)
+    assert s.relevant_ids == {"d1": 1}
 
 
-def test_relevant_ids_as_a_string_in_jsonl(tmp_path):
-    err = load_error(jsonl(tmp_path, '{"id": "q1", "question": "a", "relevant_ids": "d1"}'))
-    assert_names(err, "line 1", "field 'relevant_ids'", "(got 'd1')", "Pass a list")
+def test_relevant_ids_as_one_id_string_in_jsonl(tmp_path):
+    [s] = load(jsonl(tmp_path, '{"id": "q1", "question": "a", "relevant_ids": "d1", "retrieved_ids": ["d1"]}'))
+    assert s.relevant_ids == {"d1": 1}
+    err = load_error(jsonl(tmp_path, '{"id": "q1", "question": "a", "relevant_ids": "d1;d2"}'))
+    assert_names(err, "line 1", "field 'relevant_ids'", "relevant ids given as one string (got 'd1;d2')", "Pass a list")
+
+
+def test_retrieved_ids_as_one_string_stays_an_error(tmp_path):
+    """A ranking of one string is more likely a list written wrongly than a ranking of one document."""
+    err = load_error(jsonl(tmp_path, '{"id": "q1", "question": "a", "retrieved_ids": "d1"}'))
+    assert_names(err, "line 1", "field 'retrieved_ids'", "ids given as one string (got 'd1')",
+                 "Pass the ranking as a list")
 
 
 def test_invalid_utf8_names_line_and_byte_offset(tmp_path):

@@ -80,7 +80,7 @@ def test_lone_surrogate_in_a_json_array_file_and_under_an_alias(tmp_path):
     p = tmp_path / "d.json"
     p.write_text('[{"id": "q1", "user_input": "a"}, {"id": "q2", "user_input": "\\udfff"}]', encoding="utf-8")
     err = load_error(p)
-    assert (err.file, err.field) == (f"{p}, row 1", "user_input")
+    assert (err.file, err.field) == (f"{p}, item 2", "user_input")
 
 
 def test_a_cyclic_python_record_does_not_hang_the_check():
@@ -131,11 +131,11 @@ def test_duplicate_key_deep_inside_a_context(tmp_path):
     assert (load_error(p).field) == "contexts[1]"
 
 
-def test_duplicate_key_in_a_json_array_file_names_row_and_line(tmp_path):
+def test_duplicate_key_in_a_json_array_file_names_item_and_line(tmp_path):
     p = tmp_path / "d.json"
     p.write_text('[\n  {"id": "q1", "question": "a"},\n  {"id": "q2",\n   "question": "b", "id": "q3"}\n]\n')
     err = load_error(p)
-    assert (err.file, err.line, err.field) == (f"{p}, row 1", 3, "id")
+    assert (err.file, err.line, err.field) == (f"{p}, item 2", 3, "id")
     assert_names(err, "duplicate key 'id'")
 
 
@@ -143,7 +143,7 @@ def test_duplicate_key_in_a_samples_object_file(tmp_path):
     p = tmp_path / "d.json"
     p.write_text('{"samples": [{"id": "q1", "question": "a", "relevant_ids": {"d": 1, "d": 1}}]}')
     err = load_error(p)
-    assert (err.file, err.line, err.field) == (f"{p}, row 0", 1, "relevant_ids")
+    assert (err.file, err.line, err.field) == (f"{p}, item 1", 1, "relevant_ids")
 
 
 def test_100k_deep_nesting_is_an_input_error_not_a_crash(tmp_path):
@@ -155,7 +155,8 @@ def test_100k_deep_nesting_is_an_input_error_not_a_crash(tmp_path):
     q = tmp_path / "deep.json"
     q.write_text('[{"id": "q1", "question": "a"}, ' + deep + "]")
     err = load_error(q)
-    assert (err.file, err.line) == (f"{q}, row 1", 1)
+    assert (err.file, err.line) == (f"{q}, item 2", 1)  # the second object, as a person counts them
+    assert "row 0" not in str(err) and "row 1" not in str(err)
     assert_names(err, "nested too deeply")
 
 

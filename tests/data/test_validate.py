@@ -252,7 +252,12 @@ def test_relevant_ids_list_and_dict():
     assert make({"question": "q", "relevant_ids": []}).relevant_ids == {}
 
 
-@pytest.mark.parametrize("value", ["d1,d2", "d1"])
+def test_relevant_ids_as_one_id_is_that_one_document():
+    assert make({"question": "q", "relevant_ids": "d1"}).relevant_ids == {"d1": 1}
+    assert make({"question": "q", "relevant_ids": 7}).relevant_ids == {"7": 1}
+
+
+@pytest.mark.parametrize("value", ["d1,d2", "d1 d2", "d1|d2", ""])
 def test_relevant_ids_as_one_string(value):
     err = error_of({"question": "q", "relevant_ids": value})
     assert (err.field, err.line) == ("relevant_ids", 3)

@@ -87,7 +87,10 @@ def test_bad_baseline_file(tmp_path):
 def test_no_baseline_means_no_comparison_and_skipped_non_inferior_gates():
     res = _eval(rows(), profile="ni", user_profiles=USER)
     assert res.comparison is None and res.to_dict()["comparison"] is None
-    assert all(g.status == "skipped" for g in res.gates) and res.passed
+    *waiting, extra = res.gates
+    assert waiting and all(g.status == "skipped" for g in waiting)
+    # every gate waits for a baseline: the run says so and fails instead of passing forever
+    assert extra.metric == "baseline given" and extra.status == "fail" and not res.passed
 
 
 def test_planted_broken_slice_alarms_while_the_gate_passes():

@@ -61,12 +61,14 @@ def test_every_metric_unscored_fails_even_without_a_profile(tmp_path, capsys):
     capsys.readouterr()
 
 
-def test_first_run_of_a_baseline_profile_still_passes():
-    """non_inferior gates skipped for want of a baseline are not 'nothing checked': that run makes the baseline."""
+def test_a_baseline_profile_without_its_baseline_fails():
+    """A CI job that forgets --baseline must not pass forever: the run fails the "baseline given" gate (its
+    results.json can still serve as the next run's baseline)."""
     prof = Profile("guard", "", 5, (Threshold(("mrr@5",), ">=", 0.5, "non_inferior"),))
     res = ragauge.evaluate(_rows(40), metrics=["mrr@5"], profile=prof)
-    assert [g.status for g in res.gates] == ["skipped"] and res.passed
-    assert coverage_gate(prof, res.summary, res.gates) is None
+    assert [g.status for g in res.gates] == ["skipped", "fail"] and not res.passed
+    assert coverage_gate(prof, res.summary, res.gates[:1]).metric == "baseline given"
+    assert coverage_gate(prof, res.summary, res.gates[:1], baseline_given=True) is None
 
 
 # --- fewer than 30 scored samples -----------------------------------------------------------------------

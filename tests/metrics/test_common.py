@@ -66,7 +66,8 @@ def _random_samples(n=60, seed=0):
             latency_ms=rng.uniform(100, 5000) if kind < 0.9 else None,
             retrieval_ms=rng.uniform(10, 400), ttft_ms=rng.uniform(50, 900),
             metadata=({"noise_of": out[-1].id} if noisy else {}) | ({"trusted": _doc(target)} if i % 4 == 2 else {}) | (
-                {"citations": (ranking[:1] if i % 4 else ["d99"])} if i % 3 == 0 else {}),
+                {"citations": (ranking[:1] if i % 4 else ["d99"])} if i % 3 == 0 else {}) | (
+                {"expected_behaviour": rng.choice(["answer", "refuse", "clarify", "not_found"])} if i % 3 == 1 else {}),
         ))
     return out
 

@@ -17,11 +17,13 @@ DEFAULT_MAX_ERRORS = 20
 
 @dataclass(frozen=True, slots=True)
 class Location:
-    """Where a record came from: a file line (1-based) or a row (0-based, as ``df.iloc[row]``)."""
+    """Where a record came from: a file line (1-based), a row (0-based, as ``df.iloc[row]``), or the
+    ``item``-th sample (1-based) of a ``.json`` array, as a person counts the objects of a file."""
 
     source: str | None = None
     line: int | None = None
     row: int | None = None
+    item: bool = False  #: ``row`` is an index into a ``.json`` array: shown 1-based as "item N"
 
     @property
     def file(self) -> str | None:
@@ -29,7 +31,11 @@ class Location:
         # messages read "data.parquet, row 3, field 'question': ...".
         if self.row is None:
             return self.source
-        return f"{self.source}, row {self.row}" if self.source else f"row {self.row}"
+        where = self._position()
+        return f"{self.source}, {where}" if self.source else where
+
+    def _position(self) -> str:
+        return f"item {self.row + 1}" if self.item and self.row is not None else f"row {self.row}"
 
     @property
     def default_id(self) -> str | None:
@@ -44,7 +50,7 @@ class Location:
         if self.line is not None:
             return f"line {self.line}"
         if self.row is not None:
-            return f"row {self.row}"
+            return self._position()
         return "another record"
 
     def error(self, message: str, *, field: str | None = None, value: Any = ..., hint: str | None = None) -> InputError:

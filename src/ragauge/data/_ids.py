@@ -21,6 +21,23 @@ SINGLE_ID_NAMES = frozenset({"relevant_doc"})
 DOC_OBJECT_NAMES = frozenset({"retrieved_docs"})
 
 
+#: What could separate several ids written in one string ("d1,d2", "d1; d2", "d1 d2"): such a string is
+#: ambiguous (one id with a comma, or two ids?) and is refused with the way to write a list.
+_SEPARATORS = frozenset(",;|")
+
+
+def is_single_id(text: str) -> bool:
+    """``"d1"`` is one id; ``"d1,d2"``, ``"d1 d2"`` or ``""`` are not (ambiguous or empty).
+
+    Only for ``relevant_ids``: a set of one is a set, while a *ranking* of one string (``retrieved_ids``)
+    is more likely a list written wrongly, so that field keeps asking for a list.
+
+    >>> is_single_id("doc-7#3"), is_single_id("d1,d2"), is_single_id("d1 d2"), is_single_id("")
+    (True, False, False, False)
+    """
+    return bool(text) and not any(ch in _SEPARATORS or ch.isspace() for ch in text)
+
+
 def _id_list(
     key: str, value: Any, loc: Location, errors: ErrorCollector, string_hint: str, *, objects: bool = False
 ) -> list[str] | None:
@@ -101,6 +118,8 @@ def relevant_ids(given: Given, loc: Location, errors: ErrorCollector) -> dict[st
     value = decode_text(raw)
     if name in SINGLE_ID_NAMES and (isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))):
         value = [value]  # relevant_doc: "d1" is the one relevant document
+    elif (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, str) and is_single_id(value)):
+        value = [value]  # "d1" (a CSV cell, the seed's golden format): the one relevant document
     if isinstance(value, str):
         errors.add(loc.error("relevant ids given as one string", field=key, value=value, hint=RELEVANT_HINT))
         return None

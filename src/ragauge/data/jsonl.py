@@ -171,7 +171,7 @@ def read_json(path: Path, *, label: str, max_line_bytes: int, errors: ErrorColle
         message, hint = json_problem(exc)
         row, line, pos = _first_bad_sample(text)
         field = _duplicate_field(exc, text, pos) if pos is not None else None
-        errors.add(Location(label, line, row).error(message, field=field, hint=hint))
+        errors.add(Location(label, line, row, item=True).error(message, field=field, hint=hint))
         return
     if isinstance(doc, dict) and isinstance(doc.get("samples"), list):
         doc = doc["samples"]
@@ -185,7 +185,7 @@ def read_json(path: Path, *, label: str, max_line_bytes: int, errors: ErrorColle
         return
     check = may_hold_surrogate(text)
     for i, obj in enumerate(doc):
-        loc = Location(label, row=i)
+        loc = Location(label, row=i, item=True)
         if check and check_surrogates(obj, loc, errors):
             continue
         yield loc, obj

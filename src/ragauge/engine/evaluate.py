@@ -86,7 +86,8 @@ def evaluate(data: Any, config: EvalConfig | None = None, *, progress: Progress 
     specs = _specs(cfg, prof, samples)
     judge = _judge(cfg, specs, samples)
     columns = _score(specs, samples, judge, progress)
-    return _decide(samples, specs, columns, prof, cfg, judge, source)
+    return _decide(samples, specs, columns, prof, cfg, judge, source,
+                   no_judge=judge_metrics_left_out(cfg, prof, samples, specs))
 
 
 async def aevaluate(data: Any, config: EvalConfig | None = None, *, progress: Progress | None = None,
@@ -127,6 +128,24 @@ def _specs(cfg: EvalConfig, prof: Profile | None, samples: Sequence[Sample]) -> 
     return default_metrics(prof, samples, with_judge=with_judge)
 
 
+def judge_metrics_left_out(cfg: EvalConfig, prof: Profile | None, samples: Sequence[Sample],
+                           specs: Sequence[MetricSpec]) -> list[str]:
+    """Labels of the profile's thresholds that a judge could have scored on this data but were left out of
+    the default metrics because ``judge="auto"`` found no judge installed (a plain ``pip install ragauge``).
+    Their gates fail rather than vanish: a run must not pass a profile by dropping its judge metrics."""
+    if prof is None or cfg.metrics is not None or cfg.judge != "auto" or offline_judge_installed():
+        return []
+    chosen = {s.name for s in specs}
+    out = []
+    for th in prof.thresholds:
+        if any(m in chosen for m in th.metrics):
+            continue
+        judged = [spec for spec in (parse_metric(m) for m in th.metrics) if spec.judge is not None]
+        if any(all(any(_has_field(x, f) for x in samples) for f in spec.requires) for spec in judged):
+            out.append(th.label)
+    return out
+
+
 def _judge(cfg: EvalConfig, specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Any:
     """The judge the judge metrics need (``None`` when none is asked for), with its calls planned."""
     if not any(s.judge for s in specs):
@@ -157,7 +176,8 @@ def _score(specs: Sequence[MetricSpec], samples: Sequence[Sample], judge: Any,
 
 
 def _decide(samples: Sequence[Sample], specs: Sequence[MetricSpec], columns: dict[str, ScoreColumn],
-            prof: Profile | None, cfg: EvalConfig, judge: Any, source: str | None) -> Results:
+            prof: Profile | None, cfg: EvalConfig, judge: Any, source: str | None, *,
+            no_judge: Sequence[str] = ()) -> Results:
     """Summaries with CIs, gates (against a baseline when given), slices and their alarms -> ``Results``."""
     ci = CIConfig(level=cfg.ci_level, n_resamples=cfg.n_resamples, seed=cfg.seed)
     summary = {s.name: summarise(s, columns[s.name], ci) for s in specs}
@@ -168,7 +188,8 @@ def _decide(samples: Sequence[Sample], specs: Sequence[MetricSpec], columns: dic
         base_run = load_baseline(cfg.baseline, current_scores(samples, specs, columns),
                                  allow_intersection=cfg.allow_intersection, seed=cfg.seed,
                                  n_resamples=cfg.n_resamples)
-    gates = check_run(prof, summary, baseline=base_run, margin=cfg.margin)  # never an accidental pass
+    gates = check_run(prof, summary, baseline=base_run, margin=cfg.margin,
+                      no_judge=no_judge)  # never an accidental pass
     comparison = None
     if base_run is not None:
         from .baseline import comparison_block

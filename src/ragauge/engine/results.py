@@ -42,16 +42,29 @@ def read_results(source: "str | Path | Mapping[str, Any]") -> tuple[dict[str, An
             raise InputError("not UTF-8 text", file=str(path), hint=hint) from None
         except OSError as exc:
             raise InputError(f"cannot read it: {exc.strerror}", file=str(path), hint=hint) from None
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=str(path), line=exc.lineno,
-                             hint=hint) from None
+        doc = _parse_results(text, str(path), hint)
         name = str(path)
     if not isinstance(doc, dict):
         raise InputError("not a results document (expected a JSON object)", file=name, hint=hint)
     check_schema(doc, source=name, required=False)
     return doc, name
+
+def _parse_results(text: str, file: str, hint: str) -> Any:
+    """The strict parser of ``data/_json.py``: a duplicate key, 100k nested ``[`` or a 5000-digit number is
+    an ``InputError`` naming the file (exit 2), never a crash or a silently kept last value."""
+    from ..data._json import DuplicateKeyError, duplicate_key_field, json_problem, parse_json
+    from ..errors import InputError
+
+    try:
+        return parse_json(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno})", file=file, line=exc.lineno,
+                         hint=hint) from None
+    except (ValueError, RecursionError) as exc:
+        message, fix = json_problem(exc)
+        field = (duplicate_key_field(text) or exc.key) if isinstance(exc, DuplicateKeyError) else None
+        raise InputError(message, file=file, field=field, hint=f"{fix}; {hint}") from None
+
 
 #: How summary CIs are computed (each entry's ``ci.method`` says which one it got).
 CI_METHODS = {"pass_rate": "wilson", "mean": "bootstrap-bca (percentile when BCa is undefined)",

@@ -6,7 +6,8 @@ Modes:
   bound for ``<=``/``<``), so the pass is not an accident of a small sample.
 - ``non_inferior``: against a baseline run, fails on a shown regression beyond a margin (one-sided paired
   test); ``non_inferior_strict`` must prove the run within the margin (:mod:`ragauge.gates.noninferior`).
-  Without a baseline such a gate is ``skipped``.
+  Without a baseline such a gate is ``skipped`` ("waiting for a baseline"), and a profile whose every gate waits
+for one fails the ``baseline given`` coverage gate (a CI job that forgets ``--baseline`` must not pass forever).
 A gate whose metric was not evaluated in this run is ``skipped`` (shown, not counted); one whose
 metric has no value (every sample unscored) is ``unscored`` and does not pass.
 
@@ -25,7 +26,7 @@ target quality".
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Collection, Mapping
 
 from .profiles import Profile, Threshold
 from .compare import meets
@@ -35,6 +36,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from .noninferior import BaselineScores
 
 _WORDS = {">=": "at least", ">": "above", "<=": "at most", "<": "below"}
+
+#: why a gated judge metric was left out when no judge is installed (``judge="auto"`` on a plain install)
+NO_JUDGE = ("no judge installed: pip install 'ragauge[offline]' or --judge openai:MODEL@URL "
+            "(or a profile without judge metrics)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,15 +207,27 @@ def check_gates(
     baseline: "BaselineScores | None" = None,
     margin: float | None = None,
     require_checked: bool = True,
+    no_judge: Collection[str] = (),
 ) -> list[GateResult]:
     """Check every threshold. ``baseline`` (paired scores of a baseline run) and ``margin`` (the
     caller's default margin, e.g. ``--margin``) are used by the ``non_inferior`` modes only.
-    ``require_checked``: add :func:`coverage_gate`'s failing gate when nothing could be checked."""
+    ``require_checked``: add :func:`coverage_gate`'s failing gate when nothing could be checked.
+    ``no_judge``: labels of thresholds whose judge metric the data could be scored on but no judge is
+    installed; such a gate fails (:data:`NO_JUDGE`) instead of being skipped."""
     gates = [check_threshold(th, summaries, profile=profile.name, baseline=baseline, margin=margin,
                              profile_margin=profile.margin, min_samples=profile.min_samples,
                              small_sample=profile.small_sample) for th in profile.thresholds]
-    extra = coverage_gate(profile, summaries, gates) if require_checked else None
+    gates = [no_judge_gate(g, th) if g.status == "skipped" and th.label in no_judge else g
+             for g, th in zip(gates, profile.thresholds)]
+    extra = coverage_gate(profile, summaries, gates, baseline_given=baseline is not None) if require_checked else None
     return gates + ([extra] if extra is not None else [])
+
+
+def no_judge_gate(g: GateResult, th: Threshold) -> GateResult:
+    """The failing gate of a gated judge metric left out because no judge is installed (value ``None``:
+    nothing was measured, and a plain install must not pass the profile by dropping its judge metrics)."""
+    what = " or ".join(th.metrics)
+    return replace(g, status="fail", reason=f"{what} was not evaluated: {NO_JUDGE}")
 
 
 def check_run(
@@ -219,25 +236,29 @@ def check_run(
     *,
     baseline: "BaselineScores | None" = None,
     margin: float | None = None,
+    no_judge: Collection[str] = (),
 ) -> list[GateResult]:
     """The gates of a run (what decides ``ragauge eval``'s exit code): the profile's, or with no profile
-    (``--profile none``) only the failing gate of a run whose every metric is unscored."""
+    (``--profile none``) only the failing gate of a run whose every metric is unscored. ``no_judge``: see
+    :func:`check_gates`."""
     if profile is not None:
-        return check_gates(profile, summaries, baseline=baseline, margin=margin)
+        return check_gates(profile, summaries, baseline=baseline, margin=margin, no_judge=no_judge)
     extra = coverage_gate(None, summaries, [])
     return [extra] if extra is not None else []
 
 
 def coverage_gate(
-    profile: Profile | None, summaries: Mapping[str, MetricSummary], gates: list[GateResult]
+    profile: Profile | None, summaries: Mapping[str, MetricSummary], gates: list[GateResult], *,
+    baseline_given: bool = False,
 ) -> GateResult | None:
     """A failing gate when the run checked nothing that could fail, so that CI cannot pass by accident:
 
     - every requested metric is unscored (whatever the profile, also with none): ``scored metrics = 0``;
     - a profile is named, none of its gates was checked, and some were skipped because their metrics
       were not evaluated (``--metrics`` outside the profile, another ``@k``): ``gates checked = 0``.
-    Gates skipped only for want of a baseline (``non_inferior`` on a first run) do not count: that run
-    produces the baseline. ``None`` when some gate was checked.
+    - a profile is named and every gate waits for a baseline (all ``non_inferior``, none given):
+      ``baseline given = 0`` ("these gates need a baseline"); this run's results.json can be that baseline.
+    ``None`` when some gate was checked.
     """
     if any(g.status != "skipped" for g in gates):
         return None
@@ -258,13 +279,26 @@ def coverage_gate(
         return None
     missing = [th.label for th in profile.thresholds if not any(m in summaries for m in th.metrics)]
     if not missing:
-        return None  # skipped for want of a baseline only: the first run, which produces it
+        waiting = [g.metric for g in gates if waits_for_baseline(g)]
+        if not waiting or baseline_given:
+            return None
+        reason = (f"these gates need a baseline: pass --baseline BASE/results.json ({', '.join(waiting)} are gated "
+                  f"against a baseline run, profile {name}, and none was given; this run's results.json can be the "
+                  f"baseline of the next)")
+        return GateResult("baseline given", ">=", 1.0, "point", "fail", reason, 0.0)
     shown = ", ".join(missing[:6]) + (f" and {len(missing) - 6} more" if len(missing) > 6 else "")
     reason = (f"no gate of profile {name} could be checked: its metrics ({shown}) were not evaluated in this "
               f"run, which evaluated {', '.join(summaries) or 'nothing'}; evaluate the profile's metrics "
               f"(leave out --metrics, or match its cutoff with --k), name a profile that gates these metrics, "
               f"or use --profile none (profile=None) to report without gates")
     return GateResult("gates checked", ">=", 1.0, "point", "fail", reason, 0.0)
+
+
+def waits_for_baseline(g: GateResult | Mapping[str, Any]) -> bool:
+    """A ``non_inferior`` gate skipped only because no baseline was given (its metric has a value)."""
+    get = g.get if isinstance(g, Mapping) else (lambda k: getattr(g, k))
+    return (get("status") == "skipped" and str(get("mode") or "").startswith("non_inferior")
+            and get("value") is not None)
 
 
 def overall_passed(gates: list[GateResult]) -> bool:

@@ -193,8 +193,8 @@ def _check_names(th: Threshold, *, where: str) -> None:
 def unknown_profile_message(name: str, available: Iterable[str]) -> str:
     """``unknown profile 'dashbord'; did you mean 'dashboard'? available: ...`` (close matches by difflib).
 
-    >>> unknown_profile_message("dashbord", ["dashboard", "strict"]).split(";")[1]
-    " did you mean 'dashboard'?"
+    >>> unknown_profile_message("dashbord", ["dashboard", "strict"]).split(" (")[0]
+    "unknown profile 'dashbord'; did you mean 'dashboard'? available: dashboard, strict"
     >>> unknown_profile_message("xyz", ["dashboard"]).split(";")[1][:21]
     ' available: dashboard'
     """
@@ -204,8 +204,9 @@ def unknown_profile_message(name: str, available: Iterable[str]) -> str:
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
     if not close:  # "Dashboard", "STRICT": a case slip is a close match too
         close = [n for n in names if n.lower() == str(name).lower()]
-    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    return (f"unknown profile {name!r}{hint}; available: {', '.join(names)} (`ragauge profiles` lists them), or "
+    # the question ends its clause: "...? available: ...", never "...?; available: ..."
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}? available" if close else "; available"
+    return (f"unknown profile {name!r}{hint}: {', '.join(names)} (`ragauge profiles` lists them), or "
             f"'none' (profile=None in Python) for no gates. Define your own under [profiles.{name}] in ragauge.toml or "
             f"[tool.ragauge.profiles.{name}] in pyproject.toml")
 

@@ -19,7 +19,8 @@ from .spec import MetricSpec
 # Modules that define metric families; each has DEFINITIONS (list of MetricDef) and
 # compute(specs, samples, *, judge=None) -> dict[str, ScoreColumn].
 FAMILY_MODULES = ("ranking", "context_ids", "operational", "faithfulness", "answer", "context_judge", "noise", "toxicity",
-                 "context_relevance", "citations", "diagnostics", "answerability", "agent", "taxonomy")
+                 "context_relevance", "citations", "diagnostics", "answerability", "agent", "taxonomy",
+                 "behaviour")
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,21 +61,22 @@ def verdict_line(results: Mapping[str, Any], *, lang: str | None = None,
 
 def gate_notes(results: Mapping[str, Any], *, lang: str | None = None) -> list[str]:
     """What a reader must see beside the verdict: the reason of every gate that did not pass (including the
-    synthetic "nothing was checked" gates), then each distinct warning of the passing ones (e.g. fewer than
-    30 scored samples), in the report's language (:mod:`~ragauge.report.gate_text`). Plain text; the caller
-    escapes it for its medium."""
+    synthetic "nothing was checked" gates), then each distinct warning of the passing ones with every metric
+    it applies to (``hit_rate@5, mrr@5: only 5 scored samples ...``), in the report's language
+    (:mod:`~ragauge.report.gate_text`). Plain text; the caller escapes it for its medium."""
     lang = lang or report_lang(results)
     out: list[str] = []
-    seen: set[str] = set()
     for g in results.get("gates", []):
         if g.get("status") in ("fail", "unscored"):
             out.append(f"{g['metric']}: {gate_reason(g, results, lang)}")
+    metrics_by_warning: dict[str, list[str]] = {}
     for g in results.get("gates", []):
         if g.get("status") == "pass":
             for w in gate_warnings(g, results, lang):
-                if w not in seen:
-                    seen.add(w)
-                    out.append(f"{g['metric']}: {w}")
+                names = metrics_by_warning.setdefault(w, [])
+                if str(g["metric"]) not in names:
+                    names.append(str(g["metric"]))
+    out += [f"{', '.join(names)}: {w}" for w, names in metrics_by_warning.items()]
     return out
 
 

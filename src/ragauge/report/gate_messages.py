@@ -104,6 +104,16 @@ GATE_MESSAGES: dict[str, dict[str, str]] = {
                            "запуске не оценивались (оценены: {evaluated}); оцените метрики профиля (уберите "
                            "--metrics или согласуйте отсечку @k через --k), выберите профиль с порогами на эти "
                            "метрики или укажите --profile none (profile=None), чтобы получить отчёт без порогов"},
+    "gr_no_judge": {"en": "{what} was not evaluated: no judge installed: pip install 'ragauge[offline]' or --judge "
+                          "openai:MODEL@URL (or a profile without judge metrics)",
+                    "ru": "{what}: не оценивалась — судья не установлен: pip install 'ragauge[offline]' или --judge "
+                          "openai:MODEL@URL (или профиль без метрик судьи)"},
+    "gr_baseline_missing": {"en": "these gates need a baseline: pass --baseline BASE/results.json ({names} are gated "
+                                  "against a baseline run, profile {profile}, and none was given; this run's "
+                                  "results.json can be the baseline of the next)",
+                            "ru": "этим порогам нужен базовый запуск: передайте --baseline BASE/results.json ({names} "
+                                  "сравниваются с базовым запуском, профиль {profile}, а он не передан; results.json "
+                                  "этого запуска может стать базовым для следующего)"},
     "gr_and_more": {"en": " and {n} more", "ru": " и ещё {n}"},
     "gr_nothing_evaluated": {"en": "nothing", "ru": "ничего"},
     # small samples

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
+from ..gates.check import NO_JUDGE, waits_for_baseline
 from ..gates.compare import meets
 from .gate_messages import METHODS_RU
 from .messages import MESSAGES, local_num, msg, plural, report_lang
@@ -127,6 +128,14 @@ class _Gate:
             return self.nothing_measured()
         if self.name == "gates checked" and self.g.get("value") == 0.0 and status == "fail" and self.prof:
             return self.nothing_checked()
+        if self.name == "baseline given" and self.g.get("value") == 0.0 and status == "fail" and self.prof:
+            waiting = [str(g.get("metric")) for g in self.r.get("gates") or [] if isinstance(g, Mapping)
+                       and waits_for_baseline(g)]
+            return msg(self.lang, "gr_baseline_missing", names=", ".join(waiting), profile=self.profile_name())
+        if (status == "fail" and self.g.get("value") is None and str(self.g.get("reason") or "").endswith(NO_JUDGE)
+                and self.name not in (self.r.get("summary") or {})):
+            # failed without being evaluated: a gated judge metric on an install without a judge
+            return msg(self.lang, "gr_no_judge", what=msg(self.lang, "gr_or").join(self.name.split("|")))
         if status == "skipped":
             if self.mode.startswith("non_inferior") and self.g.get("value") is not None:
                 return msg(self.lang, "gr_needs_baseline", name=self.name, mode=self.mode)

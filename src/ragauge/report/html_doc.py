@@ -109,11 +109,14 @@ def _unscored_text(entry: Mapping[str, Any], zero: str = "0", *, lang: str = "en
     return f'<span class="unscored-note">{msg(lang, "c_unscored", n=n)}: {detail}</span>'
 
 
-def _badge(status: Any, lang: str = "en") -> str:
-    """A gate's status as a coloured badge: the status word in English, its translation in Russian."""
+def _badge(status: Any, lang: str = "en", *, waiting: bool = False) -> str:
+    """A gate's status as a coloured badge: the status word in English, its translation in Russian;
+    ``waiting``: a skipped ``non_inferior`` gate, shown as "waiting for a baseline"."""
     s = _str(status).lower() or "unknown"
     cls = s if s in {"pass", "fail", "unscored", "skipped"} else "unknown"
     word = msg(lang, f"st_{cls}") if lang != "en" and cls != "unknown" else s
+    if waiting and cls == "skipped":
+        word = msg(lang, "st_waiting")
     return f'<span class="badge badge-{cls}">{_e(word)}</span>'
 
 

@@ -3,6 +3,7 @@ run, when one was given) and the metric summary table."""
 
 from __future__ import annotations
 
+from ..gates.check import waits_for_baseline
 from . import svg
 from .html_doc import _Doc, _badge, _ci_text, _e, _section, _str, _table, _unscored_text
 from .html_extra import comparison_cell, comparison_intro, has_comparison
@@ -22,7 +23,7 @@ def _gates(doc: _Doc) -> str:
             f'<td class="num">{_e(doc.fmt(name, g.get("value")))}</td>'
             f'<td class="num">{_ci_text(g.get("ci_low"), g.get("ci_high"), doc, name, g.get("value"))}</td>'
             f'<td class="num">{_e(svg.op_symbol(_str(g.get("op"))))} {_e(doc.fmt(name, g.get("threshold")))}</td>'
-            f'<td>{_e(g.get("mode")) or "—"}</td><td>{_badge(g.get("status"), doc.lang)}</td>'
+            f'<td>{_e(g.get("mode")) or "—"}</td><td>{_badge(g.get("status"), doc.lang, waiting=waits_for_baseline(g))}</td>'
             + (comparison_cell(doc, name) if compared else "")
             + f'<td class="reason">{_e(gate_reason(g, doc.r, doc.lang))}</td></tr>'
         )

@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 from .common import (usage_rows, alarm_lines, baseline_line, comparison_of, diagnosis_heading, fmt_change, fmt_ci, fmt_unscored,
                      fmt_value, gate_notes, too_small_note, units, verdict_line)
+from ..gates.check import waits_for_baseline
 from .escape import md_cell as _cell
 from .escape import md_code as _code
 from .gate_text import gate_reason
@@ -52,6 +53,8 @@ def render_markdown(results: Mapping[str, Any], *, lang: str | None = None) -> s
             mode = f" ({_cell(g['mode'].replace('_', '-'))})" if g.get("mode") not in (None, "point") else ""
             status = icon.get(g["status"], "") + (msg(lang, f"st_{g['status']}") if g["status"] in icon
                                                   else _cell(g["status"]))
+            if waits_for_baseline(g):
+                status = "⏳ " + msg(lang, "st_waiting")
             out.append(f"| {_code(g['metric'])} | {fmt_value(g['value'], u)} | "
                        f"{fmt_ci(ci, u, lang=lang) if g['value'] is not None else '—'} "
                        f"| {_cell(g['op'])} {g['threshold']:g}{mode} | {status} |{change}")

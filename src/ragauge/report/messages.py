@@ -55,6 +55,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "breakage_count": {"en": "Hidden breakage: {slices} significantly below the rest",
                        "ru": "Скрытые поломки: значимо хуже остальных — {slices}"},
     "not_evaluated": {"en": "Not evaluated in this run: ", "ru": "Не оценивались в этом запуске: "},
+    "waiting_baseline": {"en": "Waiting for a baseline (pass --baseline BASE/results.json): ",
+                         "ru": "Ждут базового запуска (передайте --baseline BASE/results.json): "},
     "too_small": {"en": "Too small to test (fewer than {min_n} scored samples in the slice or in the rest): {pairs}.",
                   "ru": "Слишком мало данных для проверки (меньше {min_n} оценённых образцов в срезе или в "
                         "остальных): {pairs}."},
@@ -105,6 +107,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "st_fail": {"en": "fail", "ru": "не пройден"},
     "st_unscored": {"en": "unscored", "ru": "не оценён"},
     "st_skipped": {"en": "not evaluated", "ru": "не оценивался"},
+    "st_waiting": {"en": "waiting for a baseline", "ru": "ждёт базового запуска"},
     "n_too_small": {"en": "n too small", "ru": "мало данных"},
     # HTML
     "H_metric": {"en": "Metric", "ru": "Метрика"},

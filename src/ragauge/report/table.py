@@ -8,6 +8,7 @@ import textwrap
 
 from .common import (alarm_lines, baseline_line, comparison_of, diagnosis_heading, fmt_change, fmt_ci, fmt_unscored,
                      fmt_value, gate_by_metric, gate_notes, too_small_note, units, verdict_line)
+from ..gates.check import waits_for_baseline
 from .escape import terminal_text as _t
 from .messages import msg, plural, report_lang
 
@@ -34,7 +35,8 @@ def render_table(results: Mapping[str, Any], *, lang: str | None = None) -> str:
             + ((msg(lang, "h_vs_baseline"),) if compared else ())]
     for name, entry in results["summary"].items():
         g = gates.get(name)
-        gate = f"{g['status'].upper()} {_t(g['op'])} {g['threshold']:g}" if g else ""
+        word = msg(lang, "st_waiting").upper() if g and waits_for_baseline(g) else (g or {}).get("status", "").upper()
+        gate = f"{word} {_t(g['op'])} {g['threshold']:g}" if g else ""
         unscored = _t(fmt_unscored(entry))
         if len(unscored) > _UNSCORED_WIDTH:  # the full list is in report.md / report.html / results.json
             unscored = unscored[: _UNSCORED_WIDTH - 1] + "…"
@@ -50,9 +52,14 @@ def render_table(results: Mapping[str, Any], *, lang: str | None = None) -> str:
         if j == 0:
             lines.append("  ".join("-" * w for w in widths))
     skipped = [g for g in results.get("gates", []) if g["status"] == "skipped"]
+    waiting = [g for g in skipped if waits_for_baseline(g)]
+    unevaluated = [g for g in skipped if not waits_for_baseline(g)]
     if skipped:
         lines.append("")
-        lines.append(msg(lang, "not_evaluated") + ", ".join(_t(g["metric"]) for g in skipped))
+    if waiting:
+        lines.append(msg(lang, "waiting_baseline") + ", ".join(_t(g["metric"]) for g in waiting))
+    if unevaluated:
+        lines.append(msg(lang, "not_evaluated") + ", ".join(_t(g["metric"]) for g in unevaluated))
     if (line := baseline_line(results, lang=lang)) is not None:
         lines += [""] + _wrap(_t(line), "")
     alarms = alarm_lines(results, lang=lang)
