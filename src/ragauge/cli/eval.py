@@ -14,7 +14,9 @@ def register(sub) -> None:
         help="evaluate a data set against a threshold profile",
         description="Evaluate DATA (JSONL, JSON, CSV, Parquet; or 'demo' for the bundled Russian demo). "
         "Writes OUT/results.json, OUT/report.html and OUT/report.md; prints the chosen format. "
-        "Exit 0 when every gate passes, 1 when one fails, 2 on bad input.",
+        "Exit codes: 0 every gate passed, 1 a gate failed (or has no value), 2 usage or input error "
+        "(or an output file cannot be written), 3 judge unavailable or no verdict, 4 budget exhausted, "
+        "70 internal error, 130 interrupted.",
     )
     p.add_argument("data", help="path to the data file, or 'demo'")
     p.add_argument("--metrics", "-m", help="comma-separated metric names, e.g. ndcg@10,mrr,recall@5 "

@@ -23,8 +23,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ragauge",
         description="Evaluate a RAG system: retrieval metrics exact to trec_eval, judges, gates and reports.",
-        epilog="Exit codes: 0 gates passed, 1 a gate failed, 2 usage or input error, 3 judge unavailable, "
-        "4 budget exhausted, 70 internal error, 130 interrupted.",
+        epilog="Exit codes: 0 gates passed, 1 a gate failed, 2 usage or input error (or an output file cannot "
+        "be written), 3 judge unavailable or no verdict, 4 budget exhausted, 70 internal error, 130 interrupted.",
     )
     parser.add_argument("--version", action="version", version=f"ragauge {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

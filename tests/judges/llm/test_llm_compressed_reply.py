@@ -15,7 +15,7 @@ import pytest
 from ragauge.judges.llm import LLMConfig, LLMJudge, unscored_of
 from ragauge.judges.llm.bounded import BodyTooLarge, BodyUnreadable, BoundedBody
 from ragauge.judges.llm.client import ChatClient, ReplyTooLargeError
-from ragauge.judges.llm.outcome import CALL_FAILED
+from ragauge.judges.llm.outcome import too_large_reason
 
 MSGS = [{"role": "system", "content": "Split into atomic claims."}, {"role": "user", "content": "Answer:\nA. B."}]
 BOMB = 50_000_000
@@ -63,7 +63,7 @@ def test_a_gzip_bomb_through_the_judge_is_unscored_and_not_cached(fake, tmp_path
                  cache=str(tmp_path / "cache.sqlite"), offline=stub_offline, sleep=_no_sleep)
     [got] = j.claims(["A is 1."], ["en"])
     u = unscored_of(got)
-    assert u is not None and u.reason == CALL_FAILED and "max_reply_bytes" in u.error and "gzip" in u.error
+    assert u is not None and u.reason == too_large_reason(65_536) and "max_reply_bytes" in u.error and "gzip" in u.error
     assert j.cache.stats()["replies"] == 0
     [again] = j.claims(["A is 1."], ["en"])  # nothing cached: asked again, answered normally this time
     assert [c.text for c in again] == ["A is 1."] and len(fake.requests) == 2

@@ -17,7 +17,7 @@ from ragauge.errors import ConfigError, JudgeError
 from ragauge.judges.llm import LLMConfig, LLMJudge, unscored_of
 from ragauge.judges.llm.client import ChatClient, JudgeCallError, ReplyTooLargeError
 from ragauge.judges.llm.config import redact_url
-from ragauge.judges.llm.outcome import CALL_FAILED
+from ragauge.judges.llm.outcome import too_large_reason
 
 MSGS = [{"role": "system", "content": "Split into atomic claims."}, {"role": "user", "content": "Answer:\nA. B."}]
 
@@ -57,7 +57,7 @@ def test_unannounced_oversize_reply_is_cut_off_unscored_and_not_cached(fake, tmp
     j = judge(fake.url, tmp_path, stub_offline, max_reply_bytes=100_000)
     [got] = j.claims(["A is 1."], ["en"])
     u = unscored_of(got)
-    assert u is not None and u.reason == CALL_FAILED and "max_reply_bytes=100,000" in u.error
+    assert u is not None and u.reason == too_large_reason(100_000) and "max_reply_bytes=100,000" in u.error
     assert len(fake.requests) == 1  # not retried: the same request would get the same reply
     assert j.cache.stats()["replies"] == 0
     [again] = j.claims(["A is 1."], ["en"])  # nothing was cached: asked again, and answered this time

@@ -106,10 +106,11 @@ def test_unparseable_reply_is_reasked_with_the_error_then_unscored_with_raw(fake
     assert second["messages"][2] == {"role": "assistant", "content": "I cannot do that."}
     assert "no JSON object in the reply" in second["messages"][3]["content"]
     assert u.artifact()["raw_reply"] == "Still no JSON, sorry"
-    # the failure is cached too: a re-run asks nothing and reaches the same verdict
+    # an unparseable reply is never cached: a re-run asks again (and the server answers JSON now)
+    assert j.cache.stats()["replies"] == 0
     j2 = judge(fake, tmp_path, stub_offline)
-    assert unscored_of(j2.claims([ANSWER], ["en"])[0]).raw == "Still no JSON, sorry"
-    assert len(fake.requests) == 2
+    again = j2.claims([ANSWER], ["en"])[0]
+    assert unscored_of(again) is None and again and len(fake.requests) == 3
 
 
 def test_reask_fixes_a_bad_verdict_reply(fake, tmp_path, stub_offline):

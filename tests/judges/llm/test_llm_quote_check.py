@@ -86,9 +86,11 @@ def test_a_quote_that_is_not_in_the_source_fails_with_the_reason(quote, source):
 
 
 @pytest.mark.parametrize("quote", ["5", "да", "«5»", "5%", "…ok…"])
-def test_a_quote_too_short_to_check_is_accepted(quote):
-    v = supported(quote, "Срок: пять лет.")
-    assert v.label == "supported" and v.features.get("quote_too_short") == 1.0
+def test_a_short_quote_is_checked_too(quote):
+    """Once "accepted unchecked" (review of issue 14): a short quote must be in the sources as a token."""
+    assert supported(quote, "Срок: пять лет.").label == "unsupported"
+    v = supported(quote, "Ок: да, срок 5% от 5 лет, ok.")
+    assert v.label == "supported" and v.evidence is not None
 
 
 @pytest.mark.parametrize("quote", ["", "   ", "…", '""', "«…»"])

@@ -247,11 +247,13 @@ class Budget:
                 if r.raw_cost > 0:
                     self._ratio_cost = max(self._ratio_cost, cost / r.raw_cost)
 
-    def record_unknown(self, reservation: Reservation) -> None:
+    def record_unknown(self, reservation: Reservation) -> tuple[int, int]:
         """A reserved call the server may have billed although its reply was refused (over-size): booked at
-        its worst case, without calibrating anything."""
+        its worst case, without calibrating anything. Returns the ``(prompt, completion)`` tokens booked."""
         prompt = int(reservation.est_prompt * self._ratio_prompt + 0.999)
-        self.record(prompt, max(0, reservation.tokens - prompt), reservation, calibrate=False)
+        completion = max(0, reservation.tokens - prompt)
+        self.record(prompt, completion, reservation, calibrate=False)
+        return prompt, completion
 
     def record_cached(self) -> None:
         with self._lock:

@@ -6,8 +6,11 @@ seed and max_tokens (:func:`cache_key`). The endpoint URL, the API key and the s
 mode are *not* in the key: the same model asked the same thing gives the same answer through a
 gateway or directly, and a server that needed a fallback mode must not make a re-run pay again.
 
-Each reply is written (and committed) the moment it arrives, so a run killed with ``kill -9`` keeps
-every reply it paid for and the next run resumes from there. WAL journal + ``busy_timeout``: many
+Only replies that *parsed* are kept: the judge writes (and commits) a reply the moment it has parsed
+into the expected shape, so a run killed with ``kill -9`` keeps every usable reply it paid for and the
+next run resumes from there. A reply that did not parse (prose, truncated JSON, a gateway's error
+page) is never cached -- a re-run after the server or model is fixed asks again -- and such a reply
+found in an old cache file is removed when it fails to parse (:meth:`ReplyCache.discard`). WAL journal + ``busy_timeout``: many
 processes (pytest-xdist workers, parallel CI jobs) can read and write the same file; ``INSERT OR
 IGNORE`` makes a race between two writers of one key harmless (same key, same content).
 ``synchronous=NORMAL``: durable across a process crash, not across a power cut (the cost of losing a
@@ -95,6 +98,11 @@ class ReplyCache:
             self._db.execute(
                 "INSERT OR IGNORE INTO replies VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (key, model, prompt_id, reply, prompt_tokens, completion_tokens, time.time()))
+
+    def discard(self, key: str) -> None:
+        """Remove ``key`` (a cached reply that turned out unusable), if present."""
+        with self._lock:
+            self._db.execute("DELETE FROM replies WHERE key = ?", (key,))
 
     def stats(self) -> dict[str, Any]:
         with self._lock:

@@ -3,7 +3,8 @@
 The I/O is one coroutine, :meth:`ChatClient._post`, which tests replace or point at a scripted
 loopback server. Each request gets a fresh ``httpx.AsyncClient`` (no connection pool bound to an
 event loop that the judge closes after each batch; a judge call lasts seconds, the handshake is not
-worth pooling). Limits, all in :class:`~.config.LLMConfig`:
+worth pooling). Limits, all in :class:`~.config.LLMConfig` (and settable from the command line's
+environment: ``RAGAUGE_LLM_TIMEOUT``, ``RAGAUGE_LLM_MAX_REPLY_BYTES``, ``RAGAUGE_LLM_MAX_WAIT``):
 
 - ``timeout`` (120 s): a deadline for the **whole** request -- connect, send, headers and body -- not
   per socket read (a server trickling one byte a second is cut off at the deadline);
@@ -63,7 +64,7 @@ from typing import Any, Awaitable, Callable, Sequence
 
 from ...errors import JudgeError
 from .bounded import BodyTooLarge, BodyUnreadable, BoundedBody
-from .config import STRUCTURED_MODES, LLMConfig
+from .config import ENV_PREFIX, STRUCTURED_MODES, LLMConfig
 from .logsafe import redact_http_logs
 from .ratelimit import RateLimiter
 from .tokens import estimate_tokens
@@ -256,8 +257,10 @@ class ChatClient:
     def _too_large(self, what: str) -> str:
         cfg = self.config
         return (f"LLM endpoint {cfg.endpoint} sent a reply over max_reply_bytes={cfg.max_reply_bytes:,} ({what}); "
-                "it was dropped unread and not cached. Lower max_tokens, or raise max_reply_bytes if the "
-                "model's replies are really that long.")
+                "it was dropped unread and not cached. A reply that long usually means the server ignores "
+                f"max_tokens={cfg.max_tokens}; if the model's replies really are that long, raise the cap: "
+                f"{ENV_PREFIX}MAX_REPLY_BYTES={max(cfg.max_reply_bytes * 4, 4 << 20)} (bytes; "
+                "LLMConfig(max_reply_bytes=...) in Python).")
 
     def _notice(self, kind: str, message: str) -> None:
         """Count a failed request; say the first one of each kind at once (one line, not one per retry)."""
@@ -377,7 +380,8 @@ class ChatClient:
                 problem = f"cannot connect: {exc}"
                 self._notice("connect", f"{problem} (retrying)")
             except TimeoutError as exc:
-                problem = f"no complete reply within timeout={cfg.timeout:g} s ({exc or 'whole-request deadline'})"
+                problem = (f"no complete reply within timeout={cfg.timeout:g} s ({exc or 'whole-request deadline'}; "
+                           f"{ENV_PREFIX}TIMEOUT sets it)")
                 self._notice("timeout", f"{problem} (retrying)")
             except Exception as exc:  # httpx.TransportError (reset, protocol error), OSError: the transport failed
                 problem = f"connection failed: {type(exc).__name__}: {exc}"
@@ -423,7 +427,7 @@ class ChatClient:
                 delay = min(wait, cfg.max_retry_after) if wait is not None else self._backoff(retries)
                 if waited + delay > cfg.max_wait:
                     problem += (f"; gave up: waiting {delay:g} s more would pass max_wait={cfg.max_wait:g} s "
-                                f"({waited:g} s waited already)")
+                                f"({waited:g} s waited already; {ENV_PREFIX}MAX_WAIT sets it)")
                     delay = None
             if delay is None:
                 if unreachable == attempts and self.stats.replies == 0:

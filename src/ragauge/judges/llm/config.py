@@ -6,6 +6,9 @@ Env vars (one prefix, read by :meth:`LLMConfig.from_env`)::
     RAGAUGE_LLM_API_KEY    sent as "Authorization: Bearer ..." (never stored in results or the cache)
     RAGAUGE_LLM_MODEL      e.g. gpt-4o-mini
     RAGAUGE_LLM_HEADERS    extra headers as JSON, e.g. {"X-Tenant": "bank"}
+    RAGAUGE_LLM_MAX_REPLY_BYTES  cap on one reply body, bytes (default 1048576; at least 1024)
+    RAGAUGE_LLM_TIMEOUT    seconds for one whole HTTP request (default 120; 0 = no deadline)
+    RAGAUGE_LLM_MAX_WAIT   seconds one call may wait between its retries in all (default 300)
 
 Spec strings (``--judge`` on the command line, ``get_judge("...")`` in Python)::
 
@@ -144,11 +147,46 @@ class LLMConfig:
             if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
                 raise ConfigError(f"{ENV_PREFIX}HEADERS must be a JSON object of strings (got {raw_headers!r})")
             values["headers"] = headers
+        for name, kind in _NUMERIC_ENV.items():
+            raw = env.get(ENV_PREFIX + name.upper())
+            if raw is not None and raw.strip():
+                values[name] = _env_number(name, raw, kind)
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
     def with_(self, **changes: Any) -> "LLMConfig":
         return replace(self, **changes)
+
+
+#: Numeric settings read from ``RAGAUGE_LLM_<NAME>``: field -> (type, smallest value, unit, example).
+_NUMERIC_ENV: dict[str, tuple[type, float, str, str]] = {
+    "max_reply_bytes": (int, 1024, "bytes", "4194304"),
+    "timeout": (float, 0, "seconds (0 = no deadline)", "300"),
+    "max_wait": (float, 0, "seconds", "600"),
+}
+
+
+def _env_number(name: str, raw: str, kind: tuple[type, float, str, str]) -> int | float:
+    """``RAGAUGE_LLM_<NAME>``'s value as the field's type, or a :class:`ConfigError` naming the variable.
+
+    >>> _env_number("timeout", " 30 ", _NUMERIC_ENV["timeout"])
+    30.0
+    >>> _env_number("max_reply_bytes", "1MB", _NUMERIC_ENV["max_reply_bytes"])
+    Traceback (most recent call last):
+    ...
+    ragauge.errors.ConfigError: RAGAUGE_LLM_MAX_REPLY_BYTES must be a whole number of bytes >= 1024, got '1MB'; e.g. RAGAUGE_LLM_MAX_REPLY_BYTES=4194304
+    """
+    typ, least, unit, example = kind
+    var = ENV_PREFIX + name.upper()
+    whole = "a whole number of " if typ is int else "a number of "
+    problem = f"{var} must be {whole}{unit} >= {least:g}, got {raw!r}; e.g. {var}={example}"
+    try:
+        value = typ(raw.strip())
+    except ValueError:
+        raise ConfigError(problem) from None
+    if value != value or value in (float("inf"), float("-inf")) or value < least:  # NaN, inf, too small
+        raise ConfigError(problem)
+    return value
 
 
 def parse_judge_spec(spec: str, *, env: Mapping[str, str] | None = None) -> tuple[str, str]:

@@ -24,7 +24,8 @@ Call plan (one call = one chat completion; a cache hit costs none):
 Failures never vanish: a reply that does not parse is re-asked up to ``config.parse_retries`` times
 *with the validation error appended* (the identical request would get the identical reply at
 temperature 0), then the item is :class:`~.outcome.Unscored` with the raw reply; a call that fails
-after the client's retries is Unscored too. A budget stop (:class:`BudgetExceededError`) and
+after the client's retries is Unscored too (a reply over ``max_reply_bytes`` with a reason naming the
+cap). Only replies that parsed are cached: after the server or model is fixed, a re-run asks again. A budget stop (:class:`BudgetExceededError`) and
 configuration errors (HTTP 401/403/404) raise.
 
 The methods are synchronous like the door; inside, each batch runs on an asyncio loop with the
@@ -46,9 +47,10 @@ from ...errors import BudgetExceededError, JudgeError
 from ..types import UNSUPPORTED, ClaimVerdict, Provenance
 from .budget import Budget, PlannedCalls
 from .cache import ReplyCache, cache_key, default_cache_path
-from .client import ChatClient
+from .client import ChatClient, JudgeCallError, ReplyTooLargeError
 from .config import LLMConfig, parse_judge_spec
-from .outcome import CALL_FAILED, UNPARSEABLE, Unscored, UnscoredList
+from .logsafe import brief
+from .outcome import CALL_FAILED, UNPARSEABLE, Unscored, UnscoredList, too_large_reason
 from .parse import claims_shape, questions_shape, verdicts_shape
 from .prompts import LANGS, TASKS, fence, fence_tag, load_prompt
 from .reask import ask_parsed, paid_call, parse_message
@@ -126,6 +128,8 @@ class LLMJudge:
         self.asks = 0  #: asks sent through the judge (cache hits included; dry runs not)
         self.answered = 0  #: asks that got a usable (parsed) reply, from the endpoint or the cache
         self._inflight: dict[str, asyncio.Future] = {}
+        self._fresh: dict[str, tuple[str, Any]] = {}  # paid replies not yet parsed: key -> (prompt id, reply)
+        self._last_problem: tuple[str, str] | None = None  # (kind, message) of the last ask that failed
         self._planned: set[str] = set()
         # Filled by prefetch(): what the metrics will ask, already answered (content-keyed).
         self._claims_memo: dict[tuple[str, str], list[Any]] = {}
@@ -169,16 +173,26 @@ class LLMJudge:
     def no_verdict_error(self) -> JudgeError | None:
         """A :class:`JudgeError` (exit code 3) when the judge was asked and **no** ask got a usable reply
         (every call failed or every reply was unparseable), else ``None``. For the engine/CLI to call after
-        the run: a judge that produced nothing must not pass for a run whose samples are merely unscored."""
+        the run: a judge that produced nothing must not pass for a run whose samples are merely unscored.
+        The message names the last problem (the parse error with the start of the reply, redacted, or
+        the failed call) and what to check for that kind of failure."""
         if self.dry_run or self.asks == 0 or self.answered > 0:
             return None
         st = self.client.stats
         kinds = ", ".join(f"{k} x{n}" for k, n in sorted(st.failures.items())) or "no failed request"
         outcomes = ", ".join(f"{k}: {n}" for k, n in sorted(self._outcomes.items()))
+        kind, last = self._last_problem or (CALL_FAILED, st.last_failure or "no reply")
+        if kind == UNPARSEABLE:
+            check = (f"The endpoint answers, but not with the JSON the judge asks for: check that {self.config.model!r} "
+                     "is an instruction-following chat model that can reply in JSON (a base model or a too small "
+                     "one cannot), and that the server applies the chat template. The raw replies are in "
+                     "results.json (raw_reply of each unscored sample); only parsed replies are cached, so a "
+                     "re-run asks again. Or run with --judge offline.")
+        else:
+            check = "Check the endpoint, model and key, or run with --judge offline."
         return JudgeError(
             f"the LLM judge {self.config.endpoint} (model {self.config.model!r}) produced no verdict: all {self.asks} "
-            f"asks failed ({outcomes}; failed requests: {kinds}). Last error: {st.last_failure or 'see above'}. "
-            "Check the endpoint, model and key, or run with --judge offline.")
+            f"asks failed ({outcomes}; failed requests: {kinds}). Last error: {last}. {check}")
 
     def usage(self) -> dict[str, Any]:
         """Paid calls, cached replies, prompt/completion tokens and cost (USD, ``None`` without prices)."""
@@ -235,12 +249,32 @@ class LLMJudge:
             self.plan.add(prompt.id, est_prompt, est_completion, cached=key in self._planned)
             self._planned.add(key)
             return None
-        reply = await paid_call(self.client, self.cache, self.budget, key=key, model=self.config.model, prompt=prompt,
-                                messages=messages, schema=prompt.schema, est_prompt=est_prompt,
-                                est_completion=est_completion)
+        try:
+            reply = await paid_call(self.client, self.cache, self.budget, key=key, model=self.config.model,
+                                    prompt=prompt, messages=messages, schema=prompt.schema, est_prompt=est_prompt,
+                                    est_completion=est_completion, cache_reply=False)
+        except JudgeCallError as exc:
+            booked = getattr(exc, "booked", None)
+            if booked is not None:  # refused after the server may have billed it (over-size): count it
+                self.ledger.record(prompt.id, prompt_tokens=booked[0], completion_tokens=booked[1])
+            raise
         self.ledger.record(prompt.id, prompt_tokens=reply.usage.prompt_tokens,
                            completion_tokens=reply.usage.completion_tokens)
+        self._fresh[key] = (prompt.id, reply)  # cached by _keep once it parsed, never before
         return reply.text
+
+    def _keep(self, key: str) -> None:
+        """The reply under ``key`` parsed: cache it (if it was paid for in this run)."""
+        fresh = self._fresh.pop(key, None)
+        if fresh is not None:
+            prompt_id, reply = fresh
+            self.cache.put(key, model=self.config.model, prompt_id=prompt_id, reply=reply.text,
+                           prompt_tokens=reply.usage.prompt_tokens, completion_tokens=reply.usage.completion_tokens)
+
+    def _drop(self, key: str) -> None:
+        """The reply under ``key`` did not parse: never cache it, and remove it if an old cache holds it."""
+        self._fresh.pop(key, None)
+        self.cache.discard(key)
 
     async def _once(self, key: str, prompt: Any, messages: list[dict[str, str]], est: int) -> str | None:
         """One reply per key per batch: identical asks in one batch share one call."""
@@ -261,17 +295,26 @@ class LLMJudge:
                 model=cfg.model, prompt=prompt.id, prompt_sha256=prompt.sha256, messages=messages,
                 schema=prompt.schema, temperature=cfg.temperature, seed=cfg.seed, max_tokens=cfg.max_tokens),
             shape=shape, lang=lang, retries=cfg.parse_retries, allow_truncated=allow_truncated,
+            on_usable=self._keep, on_unusable=self._drop,
         )
         if not asked.dry_run:
             self.asks += 1
         if asked.call_error is not None:
-            self._count(CALL_FAILED)
-            return Unscored(CALL_FAILED, str(asked.call_error), None, prompt.id)
+            reason = CALL_FAILED
+            if isinstance(asked.call_error, ReplyTooLargeError):
+                reason = too_large_reason(cfg.max_reply_bytes)
+            self._count(reason)
+            self._last_problem = (CALL_FAILED, str(asked.call_error))
+            return Unscored(reason, str(asked.call_error), None, prompt.id)
         if asked.dry_run:
             return placeholder
         if asked.parse_error is not None:
             self._count(UNPARSEABLE)
-            return Unscored(UNPARSEABLE, parse_message(asked.parse_error), asked.parse_error.raw, prompt.id)
+            err = asked.parse_error
+            said = brief(err.raw, 80)
+            self._last_problem = (UNPARSEABLE, f"the reply could not be parsed ({parse_message(err)}); "
+                                               f"{'it began' if said.endswith('...') else 'it was'} {said!r}")
+            return Unscored(UNPARSEABLE, parse_message(err), err.raw, prompt.id)
         for r in asked.repairs:
             self._count("repaired: " + r.split(":")[0])
         if asked.reasks:

@@ -26,12 +26,31 @@ import re
 
 from .config import redact_url
 
-__all__ = ["HTTP_LOGGERS", "RedactURLs", "redact_http_logs"]
+__all__ = ["HTTP_LOGGERS", "RedactURLs", "brief", "redact_http_logs"]
 
 #: The loggers of httpx and httpcore (1.x) that may write a URL.
 HTTP_LOGGERS = ("httpx", "httpcore", "httpcore.connection", "httpcore.http11", "httpcore.http2",
                 "httpcore.proxy", "httpcore.socks")
 _URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>]+")
+#: Things in a reply that look like a credential: a bearer token, ``api_key=...``/``"api_key": "..."``, an
+#: OpenAI-style key (``sk-...``).
+_SECRET = re.compile(r"(?i)(bearer\s+|\b(?:api[_-]?key|access[_-]?token|token|password|secret)[\"']?\s*[:=]\s*[\"']?)"
+                     r"[^\s\"',;&}]+|\bsk-[A-Za-z0-9_\-]{6,}")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]+")
+
+
+def brief(text: str, limit: int = 80) -> str:
+    """``text`` safe to quote in one line of an error message: URLs redacted (:func:`~.config.redact_url`),
+    credential-like values ``***``, control characters and line breaks a space, cut at ``limit``
+    characters (with "...").
+
+    >>> brief("Error: bad key sk-abcdef123456 at https://gw.example/v1?api_key=k\\n" + "x" * 100, 70)
+    'Error: bad key *** at https://gw.example/v1?api_key=*** xxxxxxxxxxx...'
+    """
+    out = _URL.sub(lambda m: redact_url(m.group()), text)
+    out = _SECRET.sub(lambda m: (m.group(1) or "") + "***", out)
+    out = _CONTROL.sub(" ", out).strip()
+    return out if len(out) <= limit else out[: limit - 3] + "..."
 
 
 class RedactURLs(logging.Filter):

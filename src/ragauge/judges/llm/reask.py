@@ -59,14 +59,20 @@ async def ask_parsed(
     lang: str,
     retries: int,
     allow_truncated: bool = False,
+    on_usable: Callable[[str], None] | None = None,
+    on_unusable: Callable[[str], None] | None = None,
 ) -> Asked:
     """Ask ``messages`` through ``reply(key_for(messages), messages)`` (None = dry run; it may raise
     JudgeCallError) and parse the reply into ``shape``; each unusable reply is followed by the reply and
-    the parse error (``REASK[lang]``) and asked again, ``retries`` times at most."""
+    the parse error (``REASK[lang]``) and asked again, ``retries`` times at most.
+
+    ``on_usable(key)`` / ``on_unusable(key)`` are told, per reply, whether it parsed: the judge caches
+    a reply only once it parsed, and drops one that did not (so a re-run asks again)."""
     error: JudgeParseError | None = None
     for attempt in range(retries + 1):
+        key = key_for(messages)
         try:
-            raw = await reply(key_for(messages), messages)
+            raw = await reply(key, messages)
         except JudgeCallError as exc:
             return Asked(call_error=exc, reasks=attempt)
         if raw is None:
@@ -74,22 +80,27 @@ async def ask_parsed(
         try:
             parsed = parse_reply(raw, shape, allow_truncated=allow_truncated)
         except JudgeParseError as exc:
+            if on_unusable is not None:
+                on_unusable(key)
             error = exc
             messages = messages + [{"role": "assistant", "content": raw},
                                    {"role": "user", "content": REASK[lang].format(error=parse_message(exc))}]
             continue
+        if on_usable is not None:
+            on_usable(key)
         return Asked(value=parsed.value, reasks=attempt, repairs=tuple(parsed.repairs))
     return Asked(parse_error=error, reasks=retries)
 
 
 async def paid_call(client: Any, cache: Any, budget: Any, *, key: str, model: str, prompt: Any,
                     messages: list[Message], schema: Any, est_prompt: int, est_completion: int,
-                    completion_cap: int | None = None) -> Any:
+                    completion_cap: int | None = None, cache_reply: bool = True) -> Any:
     """One call that is not in the cache: reserve the budget, ask, give the reservation back on failure
-    (or book its worst case as spent when the server may have billed the call: an over-size reply), cache
-    the reply and book its tokens. ``completion_cap``: the request's ``max_tokens`` (default: the client's
-    ``config.max_tokens``, which is what it sends), held in full until the call returns. Returns the
-    client's reply (text and usage)."""
+    (or book its worst case as spent when the server may have billed the call: an over-size reply; the
+    error then carries ``booked = (prompt_tokens, completion_tokens)``), cache the reply (unless
+    ``cache_reply`` is false: the caller caches it once it parsed) and book its tokens.
+    ``completion_cap``: the request's ``max_tokens`` (default: the client's ``config.max_tokens``, which
+    is what it sends), held in full until the call returns. Returns the client's reply (text and usage)."""
     if completion_cap is None:
         completion_cap = getattr(getattr(client, "config", None), "max_tokens", None)
     held = budget.try_reserve(est_prompt, est_completion, completion_cap=completion_cap)
@@ -100,11 +111,12 @@ async def paid_call(client: Any, cache: Any, budget: Any, *, key: str, model: st
         reply = await client.chat(messages, schema=schema, schema_name=prompt.task)
     except BaseException as exc:
         if getattr(exc, "billed", False):
-            budget.record_unknown(held)
+            exc.booked = budget.record_unknown(held)  # type: ignore[attr-defined]
         else:
             budget.release(held)
         raise
-    cache.put(key, model=model, prompt_id=prompt.id, reply=reply.text,
-              prompt_tokens=reply.usage.prompt_tokens, completion_tokens=reply.usage.completion_tokens)
+    if cache_reply:
+            cache.put(key, model=model, prompt_id=prompt.id, reply=reply.text,
+                  prompt_tokens=reply.usage.prompt_tokens, completion_tokens=reply.usage.completion_tokens)
     budget.record(reply.usage.prompt_tokens, reply.usage.completion_tokens, held)
     return reply

@@ -129,6 +129,27 @@ def locate(needle: str, haystack: str, *, min_ratio: float = 0.8) -> tuple[int, 
     return h_index[start], h_index[end - 1] + 1, "fuzzy"
 
 
+def locate_token(needle: str, haystack: str) -> tuple[int, int, str] | None:
+    """``needle`` as a whole token of ``haystack`` after the same normalisation as :func:`locate`:
+    ``(start, end, "token")`` in original offsets, or ``None``. For quotes too short to match as a
+    substring: neither end may touch a letter or digit, nor continue a number ("5" is not in "15",
+    "900", "7,5" or "5.5"); a needle without a letter or digit ("$", "%") is found nowhere.
+
+    >>> locate_token("5", "Гарантия 5 лет."), locate_token("5", "It costs $15."), locate_token("$5", "It costs $900.")
+    ((9, 10, 'token'), None, None)
+    """
+    n_norm, _ = _normalize(needle.strip())
+    if not any(ch.isalnum() for ch in n_norm) or not haystack:  # "$", "%": no token to look for
+        return None
+    h_norm, h_index = _normalize(haystack)
+    left = r"(?<!\w)(?<!\d[.,])" if n_norm[0].isalnum() else ""
+    right = r"(?!\w)(?![.,]\d)" if n_norm[-1].isalnum() else ""
+    m = re.search(left + re.escape(n_norm) + right, h_norm)
+    if m is None:
+        return None
+    return h_index[m.start()], h_index[m.end() - 1] + 1, "token"
+
+
 def locate_in_sources(quote: str, sources: list[str], prefer: tuple[int, ...] = (),
                       *, min_ratio: float = 0.8) -> tuple[int, int, int, str] | None:
     """``(source, start, end, method)`` of ``quote``: the cited sources first, then the others."""

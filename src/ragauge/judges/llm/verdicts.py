@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..types import CONTRADICTED, SUPPORTED, UNSUPPORTED, ClaimVerdict, EvidenceSpan
-from .spans import locate_in_sources, normalize
+from .spans import locate_in_sources, locate_token, normalize
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +50,9 @@ def offsets(claim: Any) -> tuple[int, int]:
 #: Reasons a "supported" verdict is overruled (the quote check of :func:`to_verdict`).
 NO_QUOTE = "the judge quoted no evidence for it"
 QUOTE_NOT_FOUND = "evidence quoted by the judge not found in the sources"
-#: A quote shorter than this after :func:`clean_quote` and normalising ("5", "да") says too little to
-#: check: it is accepted as it is.
+#: A quote shorter than this after :func:`clean_quote` and normalising ("5", "да", "$5") is looked up
+#: only as a whole token (:func:`~.spans.locate_token`): "5" is found in "Warranty: 5 years", not in
+#: "$900" or "15 days". It is checked like any other quote, never accepted unchecked.
 MIN_QUOTE_CHARS = 3
 _DIGITS = re.compile(r"\d+(?:\.\d+)?")
 _ELLIPSIS = re.compile(r"\s*(?:…|\.{3,}|\[\s*(?:…|\.{3})\s*\]|\(\s*(?:…|\.{3})\s*\))\s*")
@@ -90,9 +91,10 @@ def quote_parts(quote: str) -> list[str]:
     return [p for p in (clean_quote(x) for x in _ELLIPSIS.split(clean_quote(quote))) if p]
 
 
-def checkable(quote: str) -> bool:
-    """Whether ``quote`` is long enough to check (:data:`MIN_QUOTE_CHARS` once cleaned and normalised)."""
-    return len(normalize(clean_quote(quote)).replace(" ", "")) >= MIN_QUOTE_CHARS
+def is_short(quote: str) -> bool:
+    """Whether ``quote`` is under :data:`MIN_QUOTE_CHARS` characters once cleaned and normalised (spaces
+    not counted): such a quote is looked up as a whole token only."""
+    return len(normalize(clean_quote(quote)).replace(" ", "")) < MIN_QUOTE_CHARS
 
 
 def numbers_agree(quote: str, span: str) -> bool:
@@ -110,6 +112,13 @@ def numbers_agree(quote: str, span: str) -> bool:
 
 
 def _find_one(quote: str, sources: list[str], prefer: tuple[int, ...]) -> tuple[int, int, int, str] | None:
+    if is_short(quote):  # "5" would be a substring of "15" and "900": whole tokens only
+        order = [i for i in prefer if 0 <= i < len(sources)] + [i for i in range(len(sources)) if i not in prefer]
+        for i in order:
+            token = locate_token(clean_quote(quote), sources[i])
+            if token is not None:
+                return i, token[0], token[1], "normalized"
+        return None
     hit = locate_in_sources(quote, sources, prefer=prefer)
     if hit is not None and hit[3] == "fuzzy" and not numbers_agree(quote, sources[hit[0]][hit[1]:hit[2]]):
         return None
@@ -122,11 +131,14 @@ def find_quote(quote: str, sources: list[str], prefer: tuple[int, ...] = ()) -> 
     The quote is cleaned first (:func:`clean_quote`: wrapping quote marks, ellipses, edge punctuation),
     then looked up with :func:`~.spans.locate_in_sources` (exact, normalised -- case, spaces, quote
     marks, dashes, number formats --, fuzzy), a fuzzy match counting only when its numbers agree
-    (:func:`numbers_agree`). A quote with inner ellipses ("A … B") is found when each part is, in
-    order, in one source; the span runs from the first part to the last.
+    (:func:`numbers_agree`). A quote (or part) under :data:`MIN_QUOTE_CHARS` characters is found only
+    as a whole token, after the same normalisation. A quote with inner ellipses ("A … B") is found when
+    each part is, in order, in one source; the span runs from the first part to the last.
 
     >>> find_quote("«1 150 рублей…»", ["Штраф: 1150 рублей в день."])
     (0, 7, 18, 'normalized')
+    >>> find_quote("$5", ["It costs $900."]), find_quote("5", ["Delivery in 15 days."]), find_quote("5", ["Срок 5 лет."])
+    (None, None, (0, 5, 6, 'normalized'))
     """
     parts = quote_parts(quote)
     if len(parts) <= 1:
@@ -153,9 +165,12 @@ def to_verdict(text: str, claim: Any, v: Any, idx: list[int], sources: list[str]
     The quote check: a ``supported`` verdict stands only when its evidence quote is found in the item's
     sources (:func:`find_quote`: exactly, after normalising case/quotes/dashes/whitespace/number formats,
     or fuzzily with the same numbers); a quote found nowhere, or no quote at all, makes it
-    ``unsupported`` with the reason (:data:`QUOTE_NOT_FOUND`, :data:`NO_QUOTE`). A quote too short to
-    check (under :data:`MIN_QUOTE_CHARS` characters once cleaned) is accepted. A ``contradicted``
-    verdict keeps its label; an unfound quote is noted in its reason."""
+    ``unsupported`` with the reason (:data:`QUOTE_NOT_FOUND`, :data:`NO_QUOTE`). A short quote ("5",
+    "$5") is checked too, as a whole token. Only a quote that is empty once cleaned ("", "…", "«»") is
+    no quote: a ``supported`` verdict without one is ``unsupported`` (:data:`NO_QUOTE`) -- the check
+    that replaces the quote check is that there is nothing to accept. A ``contradicted`` verdict keeps
+    its label with or without a quote (it can only lower a score); an unfound quote is noted in its
+    reason."""
     cited = tuple(k for k, u in enumerate(idx) if u in v.sources)
     label = v.label if (full or cited) else UNSUPPORTED
     reason = v.reason
@@ -169,8 +184,6 @@ def to_verdict(text: str, claim: Any, v: Any, idx: list[int], sources: list[str]
             s, a, b, method = hit
             evidence = EvidenceSpan(s, a, b, sources[s][a:b])
             features["quote_found"] = 1.0 if method != "fuzzy" else 0.5
-        elif not checkable(v.quote):
-            features["quote_too_short"] = 1.0  # "5", "да": accepted unchecked
         elif label == SUPPORTED:
             label = UNSUPPORTED
             reason = f"{QUOTE_NOT_FOUND}: {v.quote[:80]!r} (the judge said supported: {v.reason})".strip()
