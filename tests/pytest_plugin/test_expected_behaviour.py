@@ -84,3 +84,33 @@ def test_failure_messages_carry_no_escape_sequences():
     with pytest.raises(AssertionError) as err:
         assert_sample(sample_result(res, "g1"), thresholds={"faithfulness": ">= 0.8"})
     assert "\x1b" not in str(err.value) and "\x07" not in str(err.value)
+
+
+def test_refuse_is_accepted_as_the_name_people_write():
+    from ragauge.data.schema import Sample
+    from ragauge.testing.assertions import behaviour_gate
+
+    declined = Sample(id="r", question="Сколько стоит яхта?", answer="В документах нет сведений об этом.",
+                      metadata={"expected_behaviour": "refuse"})
+    answered = Sample(id="a", question="Сколько стоит яхта?", answer="Яхта стоит 5 млн рублей.",
+                      metadata={"expected_behaviour": "refuse"})
+    assert behaviour_gate(declined).status == "pass"
+    assert behaviour_gate(answered).status == "fail"
+
+
+def test_a_recheck_keeps_judge_gates_failed_when_no_judge_was_installed(monkeypatch):
+    """assert_quality re-checking a profile must not let a plain install pass by dropping judge metrics."""
+    import ragauge
+    import importlib
+
+    ev = importlib.import_module("ragauge.engine.evaluate")
+    from ragauge.testing.assertions import assert_quality
+
+    monkeypatch.setattr(ev, "offline_judge_installed", lambda: False)
+    rows = [{"id": str(i), "question": "How much does it cost?", "answer": "It costs 5 dollars.",
+             "contexts": ["It costs 900 dollars."], "retrieved_ids": ["a", "b"], "relevant_ids": ["a"]}
+            for i in range(40)]
+    results = ragauge.evaluate(rows)
+    assert not results.passed
+    with pytest.raises(AssertionError, match="no judge installed"):
+        assert_quality(results, profile="dashboard")

@@ -92,7 +92,7 @@ def check_quality(
       ``mode``: the thresholds in their own modes **plus** a ``non_inferior`` gate for every threshold that
       is not one already, so a regression fails even when the absolute bar still passes.
     """
-    from ..gates.check import check_gates
+    from ..gates.check import NO_JUDGE, check_gates
 
     ctx = getattr(results, CONTEXT_ATTR, None) or {}
     user_profiles = user_profiles if user_profiles is not None else ctx.get("user_profiles")
@@ -123,11 +123,14 @@ def check_quality(
                               if not th.mode.startswith("non_inferior")))
     else:
         sets = [tuple(replace(th, mode=m) for th in thresholds) for m in modes]
+    # judge metrics the run had to leave out (no judge installed) stay failures when re-checked
+    left_out = {g.metric for g in results.gates if g.status == "fail" and NO_JUDGE in (g.reason or "")}
     gates: list[GateResult] = []
     for i, ths in enumerate(sets):
         checked = replace(prof, thresholds=ths)  # keeps min_samples / small_sample and the rest
         # "nothing was checked" is decided once, on the first set (the regression set repeats its metrics)
-        gates += check_gates(checked, results.summary, baseline=base_run, margin=margin, require_checked=(i == 0))
+        gates += check_gates(checked, results.summary, baseline=base_run, margin=margin, require_checked=(i == 0),
+                             no_judge=left_out)
     return gates
 
 
@@ -230,11 +233,6 @@ def assert_sample(
 #: Metrics that score any refusal 0 by design (relevancy: a refusal does not give what was asked): not applicable
 #: to a case whose expected behaviour is to decline.
 _NOT_FOR_A_DECLINE = frozenset({"answer_relevancy"})
-#: What each expected behaviour accepts of what the answer did (:func:`answer_behaviour`).
-_ACCEPTED = {"answer": ("answer",), "not_found": ("not_found", "clarify"), "clarify": ("clarify",),
-             "refuse_or_caution": ("not_found", "clarify", "answer")}
-
-
 def behaviour_gate(sample: Any) -> "GateResult | None":
     """The check of ``metadata.expected_behaviour`` against what the answer did, or ``None`` when the case
     declares none or has no answer. ``value`` is 1.0 when the system answered, 0.0 when it declined or asked
@@ -245,16 +243,21 @@ def behaviour_gate(sample: Any) -> "GateResult | None":
     expected = meta.get("expected_behaviour")
     if expected is None or sample.answer is None:
         return None
-    if not isinstance(expected, str) or expected not in _ACCEPTED:
+    from ..metrics.behaviour import ACCEPTED, ALIASES
+
+    if isinstance(expected, str):
+        expected = ALIASES.get(expected, expected)
+    if not isinstance(expected, str) or expected not in ACCEPTED:
         raise InputError(f"sample {sample.id!r}: unknown expected_behaviour {expected!r}",
-                         field="metadata.expected_behaviour", hint=f"use one of {', '.join(_ACCEPTED)}")
+                         field="metadata.expected_behaviour",
+                         hint=f"use one of {', '.join([*ACCEPTED, *ALIASES])}")
     from ..judges.offline.behaviour import answer_behaviour
 
     did = answer_behaviour(sample.answer)
-    ok = did in _ACCEPTED[expected]
+    ok = did in ACCEPTED[expected]
     words = {"answer": "answered", "not_found": "said it found nothing", "clarify": "asked to clarify"}
     reason = (f"expected behaviour {expected!r}: the system {words[did]}"
-              + ("" if ok else f", which is not {' or '.join(repr(a) for a in _ACCEPTED[expected])}"))
+              + ("" if ok else f", which is not {' or '.join(repr(a) for a in ACCEPTED[expected])}"))
     return GateResult(metric="expected_behaviour", op="==", threshold=1.0, mode="point",
                       status="pass" if ok else "fail", reason=reason, value=1.0 if did == "answer" else 0.0)
 
