@@ -79,3 +79,31 @@ def test_bad_config_names_the_file_and_key(tmp_path, text, fragment):
 def test_explicit_missing_file(tmp_path):
     with pytest.raises(ConfigError, match="does not exist"):
         load_config(tmp_path / "nope.toml")
+
+
+def test_the_evaluated_system_is_recorded_and_compare_names_it(tmp_path, capsys):
+    """TruLens' app name / version: from ragauge.toml or the CLI, in results.json, in `ragauge compare`."""
+    import json
+
+    from ragauge.cli.main import main
+
+    data = tmp_path / "d.jsonl"
+    data.write_text("".join(json.dumps({"id": str(i), "retrieved_ids": ["a", "b"], "relevant_ids": ["a" if i % 3 else "b"]}) + "\n"
+                            for i in range(12)), encoding="utf-8")
+    (tmp_path / "ragauge.toml").write_text('app_name = "support-bot"\napp_version = 1.2\n', encoding="utf-8")
+    cfg = str(tmp_path / "ragauge.toml")
+    assert main(["eval", str(data), "--metrics", "mrr", "--profile", "none", "--out", str(tmp_path / "a"),
+                 "--config", cfg, "-q"]) == 0
+    assert main(["eval", str(data), "--metrics", "mrr", "--profile", "none", "--out", str(tmp_path / "b"),
+                 "--config", cfg, "--app-version", "1.3", "-q"]) == 0
+    doc = json.loads((tmp_path / "b" / "results.json").read_text(encoding="utf-8"))
+    assert doc["app"] == {"name": "support-bot", "version": "1.3"}
+    capsys.readouterr()
+    main(["compare", str(tmp_path / "a"), str(tmp_path / "b")])
+    out = capsys.readouterr().out
+    assert "(support-bot 1.2) ->" in out and "(support-bot 1.3)" in out
+    from ragauge.engine.config import EvalConfig
+    from ragauge.errors import InputError
+
+    with pytest.raises(InputError, match="app_name"):
+        EvalConfig(app_name="  ")

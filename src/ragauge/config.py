@@ -9,6 +9,8 @@ Looked up in the current folder and its parents (the first file found wins; ``ra
     seed = 0
     ci_level = 0.95
     n_resamples = 2000
+    app_name = "support-bot"     # which system was evaluated (results.json, reports, compare)
+    app_version = "1.3"
     [profiles.mybot]             # user profiles (see docs/gates.md)
     extends = "dashboard"
     thresholds = { "ndcg@10" = ">= 0.8" }
@@ -23,7 +25,7 @@ from typing import Any
 
 from .errors import ConfigError
 
-KEYS = {"profile", "k", "metrics", "seed", "ci_level", "n_resamples", "profiles"}
+KEYS = {"profile", "k", "metrics", "seed", "ci_level", "n_resamples", "profiles", "app_name", "app_version"}
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,8 @@ class Config:
     ci_level: float | None = None
     n_resamples: int | None = None
     profiles: dict[str, Any] = field(default_factory=dict)
+    app_name: str | None = None
+    app_version: str | None = None
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -105,4 +109,7 @@ def load_config(path: str | Path | None = None, *, start: Path | None = None) ->
         n_resamples=_typed(where, "n_resamples", table["n_resamples"], int, "a positive integer")
         if "n_resamples" in table else None,
         profiles=profiles,
+        app_name=_typed(where, "app_name", table["app_name"], str, "a string") if "app_name" in table else None,
+        app_version=str(_typed(where, "app_version", table["app_version"], (str, int, float), "a string"))
+        if "app_version" in table else None,
     )

@@ -111,10 +111,23 @@ def _footer(result) -> list[str]:
     return lines
 
 
+def _run(path: str, app: str | None) -> str:
+    """A compared run: its file, and the system it evaluated when results.json says (``app``)."""
+    from ..report.escape import terminal_text
+
+    return f"{path} ({terminal_text(app)})" if app else path
+
+
+def _run_md(path: str, app: str | None) -> str:
+    from ..report.escape import md_text
+
+    return f"`{path}`" + (f" ({md_text(app)})" if app else "")
+
+
 def format_table(result) -> str:
     rows = [_HEAD, *_rows(result)]
     widths = [max(len(r[i]) for r in rows) for i in range(len(_HEAD))]
-    lines = [f"compare {result.base} -> {result.new}"]
+    lines = [f"compare {_run(result.base, result.base_app)} -> {_run(result.new, result.new_app)}"]
     for k, r in enumerate(rows):
         lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
         if k == 0:
@@ -134,7 +147,7 @@ def format_markdown(result) -> str:
     if better:
         summary += f"; better: {', '.join(better)}"
     lines = [f"### ragauge compare: {summary}", "",
-             f"`{result.base}` → `{result.new}`", "",
+             f"{_run_md(result.base, result.base_app)} → {_run_md(result.new, result.new_app)}", "",
              "| " + " | ".join(_HEAD) + " |", "|" + "---|" * len(_HEAD)]
     for row in _rows(result):
         row[-1] = _ICON.get(row[-1], row[-1])

@@ -54,6 +54,9 @@ def register(sub) -> None:
                    "'too small' for the hidden-breakage alarm (default 5)")
     p.add_argument("--lang", choices=("auto", "ru", "en"), default="auto",
                    help="language of the diagnosis (default: the samples' majority language)")
+    p.add_argument("--app-name", help="which system was evaluated (recorded in results.json, shown in reports, "
+                   "used by ragauge compare; default: app_name in ragauge.toml)")
+    p.add_argument("--app-version", help="its version, e.g. 1.3 or a git commit (default: app_version in ragauge.toml)")
     p.add_argument("--config", help="config file (default: ragauge.toml or pyproject.toml found from here)")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
     p.set_defaults(func=run)
@@ -108,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         cfg, metrics=args.metrics or None, profile=args.profile, k=args.k, seed=args.seed, judge=_judge(args),
         field_map=_field_map(args.field_map), baseline=args.baseline, margin=args.margin,
         allow_intersection=args.intersection or None, min_slice_n=args.min_slice,
-        lang=None if args.lang == "auto" else args.lang)
+        lang=None if args.lang == "auto" else args.lang, app_name=args.app_name, app_version=args.app_version)
     judge = config.judge
     results = evaluate(data, config, progress=_progress(args.quiet))
     if args.data == "demo":

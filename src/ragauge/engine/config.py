@@ -42,8 +42,20 @@ class EvalConfig:
     allow_intersection: bool = False
     min_slice_n: int = DEFAULT_MIN_SLICE_N
     lang: str | None = None
+    #: which system was evaluated (TruLens' app name / version): recorded in results.json, shown in
+    #: reports, used by ``ragauge compare``
+    app_name: str | None = None
+    app_version: str | None = None
 
     def __post_init__(self) -> None:
+        for name in ("app_name", "app_version"):
+            value = getattr(self, name)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                value = str(value)  # app_version=2 or 1.3 from Python or TOML
+                object.__setattr__(self, name, value)
+            if value is not None and (not isinstance(value, str) or not value.strip() or len(value) > 200):
+                raise InputError(f"{name} must be a non-empty string of at most 200 characters", field=name,
+                                 value=value, hint='e.g. app_name="support-bot", app_version="1.3"')
         if isinstance(self.profile, str) and self.profile.strip().lower() == "none":
             object.__setattr__(self, "profile", None)
         if self.lang not in (None, "ru", "en"):
@@ -67,7 +79,7 @@ class EvalConfig:
         ``given`` value that is not ``None`` on top (an option left out keeps the file's value)."""
         base: dict[str, Any] = {}
         if project is not None:
-            for name in ("profile", "k", "seed", "ci_level", "n_resamples"):
+            for name in ("profile", "k", "seed", "ci_level", "n_resamples", "app_name", "app_version"):
                 value = getattr(project, name, None)
                 if value is not None:
                     base[name] = value

@@ -207,7 +207,14 @@ def _decide(samples: Sequence[Sample], specs: Sequence[MetricSpec], columns: dic
                    comparison=comparison, alarms=alarms,
                    slice_policy={"min_n": cfg.min_slice_n, "alpha": 0.05, "correction": "holm",
                                  "n_tests": sum(c.p_value is not None for c in checks)},
-                   lang=cfg.lang, usage=_usage(judge))
+                   lang=cfg.lang, usage=_usage(judge),
+                   app=_app(cfg))
+
+
+def _app(cfg: EvalConfig) -> dict[str, str | None] | None:
+    if cfg.app_name is None and cfg.app_version is None:
+        return None
+    return {"name": cfg.app_name, "version": None if cfg.app_version is None else str(cfg.app_version)}
 
 
 def _raise_if_no_verdict(judge: Any) -> None:

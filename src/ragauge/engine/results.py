@@ -91,6 +91,8 @@ class Results:
     lang: str | None = None
     #: what a paying judge spent: calls, cache hits, tokens, cost per run and per metric (``None``: offline judge)
     usage: dict[str, Any] | None = None
+    #: which system was evaluated: {"name": ..., "version": ...} (``None``: not said)
+    app: dict[str, str | None] | None = None
     created_at: str = field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
 
     @property
@@ -126,6 +128,7 @@ class Results:
             "ragauge_version": __version__,
             "created_at": self.created_at,
             "source": {"path": self.source, "n_samples": len(self.samples)},
+            "app": dict(self.app) if self.app else None,
             "seed": self.ci.seed,
             "ci": {"level": self.ci.level, "method": "per metric", "n_resamples": self.ci.n_resamples,
                    "methods": dict(CI_METHODS)},

@@ -28,6 +28,17 @@ class RunScores:
     ids: tuple[str, ...]
     specs: dict[str, dict[str, Any]]
     scores: dict[str, dict[str, float | None]]
+    #: the evaluated system as results.json names it ("support-bot 1.3"), ``None`` when it does not
+    app: str | None = None
+
+
+def app_label(doc: Mapping[str, Any]) -> str | None:
+    """``"name version"`` from a results document's ``app`` block (either part may be missing), else ``None``."""
+    app = doc.get("app")
+    if not isinstance(app, Mapping):
+        return None
+    parts = [str(app[k]) for k in ("name", "version") if isinstance(app.get(k), (str, int, float))]
+    return " ".join(parts) or None
 
 
 def run_scores(doc: Mapping[str, Any], *, source: str = "results.json") -> RunScores:
@@ -60,7 +71,7 @@ def run_scores(doc: Mapping[str, Any], *, source: str = "results.json") -> RunSc
                 raise InputError("score is not a finite number or null", file=source,
                                  field=f"samples[{k}].scores.{name}", value=v)
             scores[name][sid] = None if v is None else float(v)
-    return RunScores(source, tuple(ids), specs, scores)
+    return RunScores(source, tuple(ids), specs, scores, app_label(doc))
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +87,8 @@ class ComparisonResult:
     level: float
     seed: int | None
     metrics: tuple[PairedResult, ...]
+    base_app: str | None = None
+    new_app: str | None = None
 
     @property
     def any_worse(self) -> bool:
@@ -83,7 +96,7 @@ class ComparisonResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "base": self.base, "new": self.new, "n_common": self.n_common, "only_base": self.only_base,
+            "base": self.base, "new": self.new, "base_app": self.base_app, "new_app": self.new_app, "n_common": self.n_common, "only_base": self.only_base,
             "only_new": self.only_new, "alpha": self.alpha, "level": self.level, "seed": self.seed,
             "correction": "holm", "any_worse": self.any_worse,
             "metrics": [r.to_dict() for r in self.metrics],
@@ -141,4 +154,4 @@ def compare_runs(
     adjusted = holm([r.p_value for r in raw])
     results = [r if r.p_value is None else _decide(r, adj) for r, adj in zip(raw, adjusted)]
     return ComparisonResult(base.source, new.source, len(base_set & new_set), len(only_base), len(only_new),
-                            alpha, level, seed, tuple(results))
+                            alpha, level, seed, tuple(results), base.app, new.app)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Arguments of the marker / the ``ragauge_eval`` factory that go to ``evaluate``.
 EVALUATE_ARGS = ("metrics", "profile", "judge", "k", "seed", "n_resamples", "baseline", "margin",
-                 "allow_intersection", "min_slice_n", "lang", "field_map")
+                 "allow_intersection", "min_slice_n", "lang", "field_map", "app_name", "app_version")
 PIPELINE_ARGS = ("pipeline", "retrieve", "generate")
 
 
