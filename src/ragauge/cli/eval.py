@@ -124,6 +124,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"cascade: {e['escalated']} of {e['claims']} claim verdicts would go to the LLM "
                   f"(band P(supported) in [{e['band'][0]}, {e['band'][1]}])")
         return int(ExitCode.OK)
+    from ..engine.golden_review import review_warning
+
+    from ..lang import ru_or_en
+
+    lang = results.lang or ru_or_en(" ".join((s.question or "") for s in list(results.samples)[:100]))
+    warning = review_warning(results.golden_review, lang) if results.golden_review else None
+    if warning:
+        print(f"ragauge: warning: {warning}", file=sys.stderr)
     written = results.save(args.out)
     if not args.quiet:
         doc = results.to_dict()

@@ -13,6 +13,7 @@ from ..metrics.column import ScoreColumn
 from ..metrics.registry import compute_function, group_by_family, parse_metric, parse_metrics
 from ..metrics.spec import MetricSpec
 from .config import EvalConfig, as_config
+from .golden_review import golden_review
 from .results import Results
 from .slice_alarms import build_alarms, checked_metrics, run_slice_checks
 from .summary import CIConfig, summarise
@@ -208,7 +209,7 @@ def _decide(samples: Sequence[Sample], specs: Sequence[MetricSpec], columns: dic
                    slice_policy={"min_n": cfg.min_slice_n, "alpha": 0.05, "correction": "holm",
                                  "n_tests": sum(c.p_value is not None for c in checks)},
                    lang=cfg.lang, usage=_usage(judge),
-                   app=_app(cfg))
+                   app=_app(cfg), golden_review=golden_review(samples))
 
 
 def _app(cfg: EvalConfig) -> dict[str, str | None] | None:

@@ -93,6 +93,8 @@ class Results:
     usage: dict[str, Any] | None = None
     #: which system was evaluated: {"name": ..., "version": ...} (``None``: not said)
     app: dict[str, str | None] | None = None
+    #: generated golden cases never reviewed by an expert (``engine.golden_review``), ``None``: none generated
+    golden_review: dict[str, Any] | None = None
     created_at: str = field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
 
     @property
@@ -129,6 +131,7 @@ class Results:
             "created_at": self.created_at,
             "source": {"path": self.source, "n_samples": len(self.samples)},
             "app": dict(self.app) if self.app else None,
+            "golden_review": self.golden_review,
             "seed": self.ci.seed,
             "ci": {"level": self.ci.level, "method": "per metric", "n_resamples": self.ci.n_resamples,
                    "methods": dict(CI_METHODS)},
