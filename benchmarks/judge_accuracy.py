@@ -1,33 +1,37 @@
-"""How well does the offline judge catch hallucinated answers? Accuracy per data set and speed.
+"""How well does the offline judge catch unsupported answers? Measured through the product path.
 
-    python benchmarks/judge_accuracy.py                       # all files of ../shared/data/judge
-    python benchmarks/judge_accuracy.py --data DIR --speed-samples 200 --skip-speed
+    python benchmarks/judge_accuracy.py                        # 300 rows per set, the shipped weights
+    python benchmarks/judge_accuracy.py --limit 0              # every row
+    python benchmarks/judge_accuracy.py --sets wice,terra --json OUT.json
+    python benchmarks/judge_accuracy.py --heldout-fold 0       # only rows of grouped fold 0 of 5 (see below)
 
-Strict split:
-* the training files (RAGTruth, HaluEval, TERRa, WiCE) are scored with grouped 5-fold
-  cross-validation: the head is refitted with the code of ``scripts/train_verifier.py`` (same
-  hyper-parameters as the shipped weights) on 4 folds and scores the 5th; never in-sample;
-* FaithBench is held out entirely (never trained on): scored end to end with the shipped weights
-  (task "summary": it is a summarisation benchmark; there is no summary head, so the pooled one);
-* MTRAG has human ratings, not labels: Spearman of faithfulness vs the human median.
+Every figure comes from ``ragauge.evaluate(rows, metrics=["faithfulness"], judge="offline")`` on rows in
+the user's format (``id``, ``question`` when the set has one, ``answer``, ``contexts``, ``language``):
+the claim splitter, evidence search, routing, head and rules a user gets. Per set: ROC-AUC of
+``1 - faithfulness`` against ``hallucinated`` on the scored rows, the same AUC with every unscored row
+counted as flagged, the unscored count with its reasons, balanced accuracy of "faithfulness < 1", and
+samples/s of the ``evaluate`` call (models loaded by a warm-up call first).
 
-The training files are scored *routed*: each row by the out-of-fold head of its task family (RAG QA:
-RAGTruth QA + HaluEval -> "qa"; NLI: WiCE + TERRa -> "nli"; RAGTruth Summary -> pooled), each head with
-its own threshold. Per slice: ROC-AUC of (1 - faithfulness) and of (1 - min claim P(supported)) vs ``hallucinated``,
-balanced accuracy and F1 of the hallucinated class for ``hallucinated = faithfulness < 1`` (some
-claim below the shipped threshold); samples/s end to end (claims, evidence, features, head) on up to
-``--rate-samples`` rows per file, models loaded once, embedding cache empty at the start.
+Sets (``../shared/data/judge``, schema in its README): RAGTruth QA (the QA responses of
+``ragtruth_dev.jsonl``), HaluEval QA, WiCE, TERRa, FaithBench (held out: never trained on).
+``--limit N`` takes N rows per set after a seeded shuffle (0 = all).
 
-Speed test: faithfulness on synthetic RAG QA samples (5 contexts x ~150 words cut from RAGTruth QA
-passages, every context distinct so no cache helps; RAGTruth QA answers), one process.
+**In-sample warning.** RAGTruth, HaluEval, WiCE and TERRa are the training files of the shipped head
+(``scripts/train_verifier.py``), so the shipped weights score them partly in-sample. For a fair figure
+train with ``python scripts/train_verifier.py --holdout-fold K --out W.npz`` (the head never sees the
+rows of grouped fold K; groups = source document / question, folds by a hash of the group, so adding
+data never moves a row to another fold) and run this script with ``--weights W.npz --heldout-fold K``.
+The script only reports: it exits 0 whatever the numbers (2 on bad arguments).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -36,136 +40,141 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-import train_verifier as T  # noqa: E402  (the training code: the CV refits with exactly it)
-
-from ragauge.judges.offline.verifier import Verifier, faithfulness, load_head  # noqa: E402
-
-
-def end_to_end(rows: list[dict], verifier: Verifier, batch: int = 32, task: str | None = None
-               ) -> tuple[list[float | None], list[float | None], float]:
-    """(faithfulness, min P) per row and the wall time, through the real pipeline (``task``: the head,
-    None = the verifier's auto routing)."""
-    faith, minp = [], []
-    t0 = time.perf_counter()
-    for i in range(0, len(rows), batch):
-        chunk = rows[i : i + batch]
-        items = [(T.claims_for(r["answer"], r.get("language")), r["contexts"], r.get("language")) for r in chunk]
-        for verdicts in verifier.verify_many(items, task=task):
-            faith.append(faithfulness(verdicts))
-            minp.append(min((v.probability for v in verdicts), default=None))
-    return faith, minp, time.perf_counter() - t0
+DEFAULT_DATA = ROOT.parent / "shared" / "data" / "judge"
+SEED = 13
+# set name -> (file, row filter)
+SETS: dict[str, tuple[str, str | None]] = {
+    "ragtruth_qa": ("ragtruth_dev.jsonl", "QA"),
+    "halueval_qa": ("halueval_qa_dev.jsonl", None),
+    "wice": ("wice_dev.jsonl", None),
+    "terra": ("terra_ru_train.jsonl", None),
+    "faithbench": ("faithbench_dev.jsonl", None),
+}
+DEFAULT_SETS = ("ragtruth_qa", "halueval_qa", "wice", "terra")
 
 
-def fresh_verifier() -> Verifier:
-    from ragauge.judges.offline.embed import Embedder
+def roc_auc(scores, positives) -> float | None:
+    """Mann-Whitney ROC-AUC, ties averaged; None when a class is empty.
 
-    return Verifier(embedder=Embedder())
-
-
-def rate(rows: list[dict], n: int) -> float:
-    if not rows or n <= 0:
-        return float("nan")
-    sub = rows[:n]
-    _, _, seconds = end_to_end(sub, fresh_verifier())
-    return len(sub) / seconds
-
-
-def as_scores(faith, minp) -> dict[str, np.ndarray]:
-    f = np.array([np.nan if x is None else x for x in faith], dtype=float)
-    m = np.array([np.nan if x is None else x for x in minp], dtype=float)
-    return {"faithfulness": f, "min_p": m, "mean_p": m}
+    >>> roc_auc([0.1, 0.4, 0.4, 0.8], [False, False, True, True])
+    0.875
+    """
+    s = np.asarray(scores, dtype=float)
+    y = np.asarray(positives, dtype=bool)
+    n_pos, n_neg = int(y.sum()), int((~y).sum())
+    if n_pos == 0 or n_neg == 0:
+        return None
+    _, inverse, counts = np.unique(s, return_inverse=True, return_counts=True)
+    avg_rank = (np.cumsum(counts) - (counts - 1) / 2.0)[inverse]
+    return float((avg_rank[y].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg))
 
 
-def speed_samples(data: Path, n: int, seed: int = 7) -> list[dict]:
-    """RAG QA samples of 5 distinct contexts x ~150 words, from RAGTruth QA passages and answers."""
-    rows = [r for r in T.load_rows(data / "ragtruth_dev.jsonl") if r["task"] == "QA"]
-    words = [w for r in rows for c in r["contexts"] for w in c.split()]
-    rng = np.random.default_rng(seed)
-    out = []
-    for i in range(n):
-        r = rows[i % len(rows)]
-        contexts = []
-        for _ in range(5):
-            start = int(rng.integers(0, len(words) - 160))
-            contexts.append(" ".join(words[start : start + 150]))
-        contexts[0] = " ".join(" ".join(r["contexts"]).split()[:150])
-        out.append({**r, "contexts": contexts, "id": f"speed-{i}"})
+def load_set(data: Path, name: str, *, limit: int, heldout_fold: int | None, folds: int) -> list[dict]:
+    """The rows of one set (filtered, optionally one grouped fold, seeded shuffle, first ``limit``)."""
+    import train_verifier as T
+
+    file, task = SETS[name]
+    rows = [r for r in T.load_rows(data / file) if task is None or r.get("task") == task]
+    if heldout_fold is not None:
+        rows = [r for r in rows if T.fold_of_group(T.group_of(r), folds) == heldout_fold]
+    order = np.random.default_rng(SEED).permutation(len(rows))
+    rows = [rows[int(i)] for i in order]
+    return rows[:limit] if limit > 0 else rows
+
+
+def user_row(row: dict) -> dict:
+    """A training row as a user's sample: no labels, question only when the set has one."""
+    out = {"id": str(row["id"]), "answer": row["answer"], "contexts": list(row["contexts"]),
+           "language": row.get("language")}
+    if (row.get("question") or "").strip():
+        out["question"] = row["question"]
     return out
+
+
+def score_set(rows: list[dict]) -> dict:
+    """``ragauge.evaluate`` on ``rows``; AUCs, unscored count and reasons, speed."""
+    import ragauge
+
+    samples = [user_row(r) for r in rows]
+    start = time.perf_counter()
+    res = ragauge.evaluate(samples, metrics=["faithfulness"], profile=None, judge="offline")
+    seconds = time.perf_counter() - start
+    col = res.columns["faithfulness"]
+    y = np.array([bool(r["hallucinated"]) for r in rows])
+    values = list(col.values)
+    scored = np.array([v is not None for v in values])
+    f = np.array([np.nan if v is None else v for v in values], dtype=float)
+    flagged = np.where(scored, f < 1.0, True)
+    tpr = float(flagged[y].mean()) if y.any() else float("nan")
+    tnr = float((~flagged[~y]).mean()) if (~y).any() else float("nan")
+    return {
+        "n": len(rows), "hallucinated": int(y.sum()),
+        "auc": roc_auc(1 - f[scored], y[scored]),
+        "auc_unscored_flagged": roc_auc(np.where(scored, 1 - np.nan_to_num(f), 1.0), y),
+        "bal_acc": (tpr + tnr) / 2,
+        "unscored": int((~scored).sum()),
+        "unscored_reasons": dict(Counter(str(col.reasons[i]) for i in np.flatnonzero(~scored)).most_common(5)),
+        "seconds": round(seconds, 2), "samples_per_s": round(len(rows) / seconds, 2),
+    }
+
+
+def warm_up(data: Path) -> None:
+    """Load the models (USE, pymorphy3, natasha, the head) outside the timed calls."""
+    import ragauge
+
+    rows = [{"id": "w1", "question": "Сколько?", "answer": "Гарантия 3 года.", "contexts": ["Гарантия 36 месяцев."]},
+            {"id": "w2", "answer": "The warranty is three years.", "contexts": ["Warranty: 36 months."]}]
+    ragauge.evaluate(rows, metrics=["faithfulness"], profile=None, judge="offline")
+
+
+def fmt(x, nd: int = 3) -> str:
+    return "  -  " if x is None else f"{x:.{nd}f}"
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", type=Path, default=T.DEFAULT_DATA)
-    ap.add_argument("--rate-samples", type=int, default=150, help="rows per file for samples/s (0: skip)")
-    ap.add_argument("--speed-samples", type=int, default=200)
-    ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--json", type=Path, help="also write the results here")
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--sets", default=",".join(DEFAULT_SETS), help=f"comma-separated, of: {', '.join(SETS)}")
+    ap.add_argument("--limit", type=int, default=300, help="rows per set after a seeded shuffle (0: all)")
+    ap.add_argument("--weights", type=Path, help="verifier weights to use (default: the shipped ones)")
+    ap.add_argument("--heldout-fold", type=int, help="only rows of this grouped fold (train with --holdout-fold)")
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--json", type=Path, help="also write the numbers here")
     args = ap.parse_args(argv)
-    if not args.data.is_dir():
-        print(f"no benchmark data at {args.data}: pass --data DIR (the folder with ragtruth_dev.jsonl, ...)", file=sys.stderr)
+    names = [s.strip() for s in args.sets.split(",") if s.strip()]
+    unknown = [s for s in names if s not in SETS]
+    if unknown:
+        print(f"unknown set(s) {', '.join(unknown)}: use {', '.join(SETS)}", file=sys.stderr)
         return 2
-    head = load_head()
-    kw = json.loads(head.meta.get("head", "{}")) or {"components": 16}
-    print(f"shipped weights: {head.version}, threshold {head.threshold:.2f}, head {kw}, data {head.meta.get('data_sha256', '?')[:12]}")
+    if not args.data.is_dir():
+        print(f"judge_accuracy: skipped, no benchmark data at {args.data} (pass --data DIR)")
+        return 0
+    if args.weights is not None:
+        if not args.weights.is_file():
+            print(f"--weights {args.weights}: no such file", file=sys.stderr)
+            return 2
+        os.environ["RAGAUGE_VERIFIER_WEIGHTS"] = str(args.weights.resolve())
+    from ragauge.judges.offline.verifier import load_head, weights_path
+
+    head = load_head(weights_path())
+    print(f"weights {weights_path()} ({head.version}, data {head.meta.get('data_sha256', '?')[:12]}, "
+          f"pairs {head.meta.get('pairs', 'none')}, holdout fold {head.meta.get('holdout_fold', 'none')})")
+    warm_up(args.data)
     results: dict[str, dict] = {}
-
-    # 1. training files: grouped 5-fold CV with the training code
-    table, _ = T.load_table(args.data, log=lambda *a: None)
-    proba, thresholds, _ = T.routed_cv(table)  # each row scored by its task family's head (pooled: no head)
-    print("per-head thresholds (OOF): " + ", ".join(f"{n} {t:.2f}" for n, t in thresholds.items()))
-    y = np.array([r["hallucinated"] for r in table.rows])
-    s = T.response_scores(table, proba, 0.5)  # routed P is rescaled so 0.5 is the head's threshold
-    by_file = {r["dataset"]: [] for r in table.rows}
-    for r in table.rows:
-        by_file[r["dataset"]].append(r)
-    print(f"\n{'slice':22s} {'split':9s} {'n':>5s} {'AUC(1-faith)':>12s} {'AUC(1-minP)':>11s} {'bal.acc':>7s} {'F1 halu':>7s} {'samples/s':>9s}")
-    for name, m in T.slices(table).items():
-        r = T.metrics(y[m], {k: v[m] for k, v in s.items()})
-        base = name.split("/")[0]
-        r["samples_per_s"] = rate(by_file[base], args.rate_samples) if "/" not in name and base != "swaps" else float("nan")
-        r["split"] = "5-fold CV"
+    print(f"{'set':<13}{'n':>5}{'halu':>6} {'AUC':>6} {'AUC+uns':>8} {'bal.acc':>8} {'unscored':>9} {'samples/s':>10}")
+    for name in names:
+        if not (args.data / SETS[name][0]).is_file():
+            print(f"{name:<13} skipped: {SETS[name][0]} not found")
+            continue
+        rows = load_set(args.data, name, limit=args.limit, heldout_fold=args.heldout_fold, folds=args.folds)
+        r = score_set(rows)
         results[name] = r
-        print(f"{name:22s} {'5-fold CV':9s} {r['n']:5d} {r['auc_faith']:12.3f} {r['auc_minp']:11.3f} {r['bal_acc']:7.3f} {r['f1_halu']:7.3f} {r['samples_per_s']:9.1f}")
-
-    # 2. held-out files, end to end with the shipped weights
-    verifier = fresh_verifier()
-    fb = args.data / "faithbench_dev.jsonl"
-    if fb.is_file():
-        rows = T.load_rows(fb)
-        faith, minp, seconds = end_to_end(rows, verifier, task="summary")  # summaries: the summary route (pooled head)
-        yy = np.array([r["hallucinated"] for r in rows])
-        r = T.metrics(yy, as_scores(faith, minp))
-        r["samples_per_s"] = len(rows) / seconds
-        r["split"] = "held out"
-        results["faithbench"] = r
-        print(f"{'faithbench':22s} {'held out':9s} {r['n']:5d} {r['auc_faith']:12.3f} {r['auc_minp']:11.3f} {r['bal_acc']:7.3f} {r['f1_halu']:7.3f} {r['samples_per_s']:9.1f}")
-    mt = args.data / "mtrag_dev.jsonl"
-    if mt.is_file():
-        from scipy.stats import spearmanr
-
-        rows = T.load_rows(mt)
-        faith, minp, seconds = end_to_end(rows, verifier, task="qa")  # multi-turn RAG answers
-        human = np.array([float(r.get("human_median", np.nan)) for r in rows])
-        f = np.array([np.nan if x is None else x for x in faith])
-        ok = ~np.isnan(f) & ~np.isnan(human)
-        rho = float(spearmanr(f[ok], human[ok]).statistic) if ok.sum() > 2 else float("nan")
-        results["mtrag"] = {"n": int(ok.sum()), "spearman_faith_vs_human": rho, "samples_per_s": len(rows) / seconds}
-        print(f"{'mtrag':22s} {'held out':9s} {int(ok.sum()):5d}  Spearman(faithfulness, human median) = {rho:.3f}   {len(rows) / seconds:.1f} samples/s")
-
-    # 3. speed on RAG QA samples: 5 contexts x ~150 words
-    if not args.skip_speed:
-        rows = speed_samples(args.data, args.speed_samples)
-        v = fresh_verifier()
-        end_to_end(rows[:8], v)  # load models (USE, pymorphy3, natasha) outside the timing
-        v = Verifier(embedder=type(v.embedder)())  # empty embedding cache, models stay loaded
-        _, _, seconds = end_to_end(rows, v)
-        n_claims = sum(len(T.claims_for(r["answer"], "en")) for r in rows)
-        results["speed"] = {"n": len(rows), "seconds": seconds, "samples_per_s": len(rows) / seconds,
-                            "claims_per_sample": n_claims / len(rows)}
-        print(f"\nspeed: {len(rows)} RAG QA samples (5 distinct contexts x 150 words, {n_claims / len(rows):.1f} claims each): "
-              f"{len(rows) / seconds:.1f} samples/s ({seconds:.1f} s, one process)")
+        print(f"{name:<13}{r['n']:>5}{r['hallucinated']:>6} {fmt(r['auc']):>6} {fmt(r['auc_unscored_flagged']):>8} "
+              f"{fmt(r['bal_acc']):>8} {r['unscored']:>9} {r['samples_per_s']:>10.1f}"
+              + (f"   unscored: {r['unscored_reasons']}" if r["unscored"] else ""))
     if args.json:
-        args.json.write_text(json.dumps(results, indent=2, default=float))
+        args.json.write_text(json.dumps({"weights": str(weights_path()), "limit": args.limit,
+                                         "heldout_fold": args.heldout_fold, "sets": results}, indent=2))
     return 0
 
 

@@ -45,7 +45,6 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from ragauge.judges.offline.claims import extract_claims, is_refusal  # noqa: E402
 from ragauge.judges.offline.features import FEATURE_NAMES, N_SCALAR  # noqa: E402
 from ragauge.judges.offline.verifier import WEIGHTS_PATH, Head, analyze_many  # noqa: E402
 
@@ -57,7 +56,10 @@ VERSION = "ragauge-verifier-2"
 # ctx1: claim entities/dates found anywhere in the contexts are not missing; a contradicting number
 # needs a same-role counterpart (numbers.SAME_ROLE_MIN).
 # ctx1-det: the same features, computed deterministically (align's stem map no longer follows a set's order)
-FEATURE_REV = "ctx1-det"
+# claims2: claims from claims.answer_claims (meta statements, pleasantries and bare yes/no dropped)
+# ru3: spelled ranges share their multiplier, "девяносто", a spaced dash is no range; align() knows the
+# parts of hyphenated lemmas and a few same-meaning words
+FEATURE_REV = "ctx1-det-claims2-ru3"
 SEED = 20240601
 
 
@@ -70,16 +72,11 @@ def load_rows(path: Path) -> list[dict]:
 
 
 def claims_for(answer: str, lang: str | None):
-    """The claims the judge checks: ``extract_claims``; a short answer with none ("Arthur's Magazine")
-    is one claim itself, unless it is a refusal or empty."""
-    from ragauge.judges.offline.claims import Claim
+    """The claims the judge checks, exactly as the product does (``claims.answer_claims``: a short answer
+    with no claim, "Arthur's Magazine", is one claim itself unless it is a refusal, filler or yes/no)."""
+    from ragauge.judges.offline.claims import answer_claims
 
-    claims = extract_claims(answer, lang=lang)
-    if claims or not answer.strip() or is_refusal(answer, lang):
-        return claims
-    start = len(answer) - len(answer.lstrip())
-    text = answer.strip()
-    return [Claim(text, start, start + len(text))]
+    return answer_claims(answer, lang=lang)
 
 
 def group_of(row: dict) -> str:
@@ -121,6 +118,8 @@ FAMILIES = ("qa", "summary", "nli")
 
 
 def family_of(row: dict) -> str:
+    if row["dataset"] == "pairs":  # generated claim pairs: several contexts = RAG QA, one passage = NLI
+        return "nli" if len(row["contexts"]) == 1 else "qa"
     if row["dataset"] == "terra_qa":
         return "qa"
     if row["dataset"] == "ragtruth":
@@ -132,7 +131,7 @@ def family_of(row: dict) -> str:
 
 def claim_labels(row: dict, claims) -> tuple[list[int], list[float]]:
     n = len(claims)
-    if row["dataset"] == "swaps":  # the corrupted (or original / equivalent) claim is the whole answer
+    if row["dataset"] in ("swaps", "pairs"):  # the corrupted (or original / equivalent) claim is the whole answer
         return [int(not row["hallucinated"])] * n, [1.0 / n] * n
     if row["dataset"] == "ragtruth":
         spans = [(s["start"], s["end"]) for s in row.get("spans") or []]
@@ -167,7 +166,7 @@ def featurize(rows: list[dict], *, cache: Path | None, batch: int = 64, log=prin
         items, labels = [], []
         for row in chunk:
             lang = row.get("language")
-            if row["dataset"] == "swaps":
+            if row["dataset"] in ("swaps", "pairs"):
                 from ragauge.judges.offline.claims import Claim
 
                 claims = [Claim(row["answer"], 0, len(row["answer"]))]
@@ -356,21 +355,48 @@ def terra_qa(rows: list[dict], *, seed: int = SEED, n: int = 1200) -> list[dict]
     return out
 
 
-def load_table(data: Path, files=TRAIN_FILES, *, swaps: bool = True, log=print) -> tuple[Table, str]:
+PAIRS = ROOT / "benchmarks" / "data" / "pairs" / "claim_pairs.jsonl"
+
+
+def load_table(data: Path, files=TRAIN_FILES, *, swaps: bool = True, pairs: Path | None = None,
+               log=print) -> tuple[Table, str]:
+    """Features of the training files (+ synthetic swaps, + the generated claim ``pairs`` file when given)."""
     paths = [data / f for f in files]
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:
         raise SystemExit(f"training data not found: {', '.join(missing)} (pass --data DIR)")
-    digest = data_hash(paths)
+    if pairs is not None and not pairs.is_file():
+        raise SystemExit(f"claim pairs not found: {pairs} (write them with 'python scripts/make_claim_pairs.py')")
+    digest = data_hash(paths + ([pairs, pairs.with_name(pairs.stem + ".documents.jsonl")] if pairs is not None else []))
     names = hashlib.sha1("\n".join(FEATURE_NAMES).encode()).hexdigest()[:8]
     rows = [r for p in paths for r in load_rows(p)]
     if swaps:
         rows += synthetic_swaps(rows)
         names += "-swaps2"
+    if pairs is not None:
+        from make_claim_pairs import load_pairs  # scripts/ is on sys.path when this file runs
+
+        rows += load_pairs(pairs)
+        names += "-pairs"
     names += f"-{FEATURE_REV}"
     cache = CACHE_DIR / f"features-{digest[:12]}-{names}.npz"
     log(f"featurising {len(rows)} responses (cache: {cache})")
     return featurize(rows, cache=cache, log=log), digest
+
+
+def subset(table: Table, keep: np.ndarray) -> Table:
+    """The rows ``keep`` (boolean per row) of ``table`` with their claims, re-indexed."""
+    new_index = np.cumsum(keep) - 1
+    claim_mask = keep[table.sample]
+    rows = [r for r, k in zip(table.rows, keep) if k]
+    return Table(rows, table.X[claim_mask], table.y[claim_mask], table.w[claim_mask], new_index[table.sample[claim_mask]])
+
+
+def without_fold(table: Table, fold: int, k: int = 5) -> Table:
+    """``table`` without the rows of grouped fold ``fold`` (``fold_of_group``; generated pairs always stay):
+    a head fitted on it never saw those rows, which ``benchmarks/judge_accuracy.py --heldout-fold`` scores."""
+    keep = np.array([r["dataset"] == "pairs" or fold_of_group(group_of(r), k) != fold for r in table.rows])
+    return subset(table, keep)
 
 
 # ---------------------------------------------------------------- the head
@@ -476,13 +502,29 @@ def _fit_mlp(z: np.ndarray, y: np.ndarray, w: np.ndarray, *, hidden: int, alpha:
     return ((W1, b1), (W2, b2))
 
 
+def fold_of_group(group: str, k: int = 5) -> int:
+    """Fold of a group: a hash of its name mod ``k``, so adding data (pairs, swaps) never moves a row to
+    another fold and ``benchmarks/judge_accuracy.py --heldout-fold`` can find the rows a head never saw.
+
+    >>> fold_of_group("halueval-qa-0", 5) == fold_of_group("halueval-qa-0", 5)
+    True
+    """
+    return int(hashlib.sha1(group.encode("utf-8")).hexdigest()[:8], 16) % k
+
+
 def folds(table: Table, k: int = 5, seed: int = SEED) -> np.ndarray:
-    """Fold of each claim: groups (source document / question) shuffled with ``seed`` and dealt round-robin."""
-    groups = np.array([group_of(r) for r in table.rows])
-    unique = np.unique(groups)
-    order = np.random.default_rng(seed).permutation(len(unique))
-    fold_of = {g: i % k for i, g in zip(range(len(unique)), unique[order])}
-    return np.array([fold_of[groups[s]] for s in table.sample])
+    """Fold of each claim: its row's group (source document / question) hashed with ``seed``
+    (``fold_of_group``); rows of one group share a fold."""
+    by_group: dict[str, int] = {}
+    out = np.empty(len(table.sample), dtype=np.int64)
+    row_fold = []
+    for r in table.rows:
+        g = group_of(r)
+        if g not in by_group:
+            by_group[g] = fold_of_group(f"{seed}:{g}" if seed != SEED else g, k)
+        row_fold.append(by_group[g])
+    out[:] = np.asarray(row_fold, dtype=np.int64)[table.sample]
+    return out
 
 
 def cross_val_proba(table: Table, *, k: int = 5, seed: int = SEED, **head_kw) -> np.ndarray:
@@ -567,6 +609,7 @@ def choose_threshold(table: Table, proba: np.ndarray, family: str | None = None)
     ds = table.datasets
     if family is not None:
         ds = np.where(table.families == family, ds, "")
+    ds = np.where(ds == "pairs", "", ds)  # thresholds are chosen on real answers only, never on generated pairs
     best = (-1.0, 0.5)
     for t in np.round(np.arange(0.05, 0.951, 0.01), 2):
         s = response_scores(table, proba, t)
@@ -579,6 +622,9 @@ def choose_threshold(table: Table, proba: np.ndarray, family: str | None = None)
 # Hyper-parameters per head (chosen on the grouped 5-fold CV below, see the model card): the task heads
 # train on their own family only (the other families' rows get weight ``other_weight``) and give the
 # synthetic swaps less weight than a real data set (``swap_weight``); the pooled head is the fallback.
+# Weight of the generated claim pairs (benchmarks/data/pairs, scripts/make_claim_pairs.py) relative to one
+# training file; 0 leaves them out (see docs/offline-judge.md for what each weight measured).
+PAIRS_WEIGHT = 0.0
 HEAD_CONFIGS: dict[str, dict] = {
     "pooled": {"components": 32, "C": 0.5, "swap_weight": 0.3},
     "qa": {"family": "qa", "other_weight": 0.3, "swap_weight": 0.1, "components": 16, "C": 0.2},
@@ -642,9 +688,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--no-save", action="store_true")
     ap.add_argument("--pooled-only", action="store_true", help="only the pooled head (--head/--components/--C)")
+    ap.add_argument("--pairs", type=Path, default=PAIRS, help="generated claim pairs (scripts/make_claim_pairs.py)")
+    ap.add_argument("--pairs-weight", type=float, default=PAIRS_WEIGHT,
+                    help="weight of the pairs data set relative to one training file (0: not used)")
+    ap.add_argument("--holdout-fold", type=int, help="leave the rows of this grouped fold out of training")
     args = ap.parse_args(argv)
-    table, digest = load_table(args.data)
+    use_pairs = args.pairs_weight > 0
+    table, digest = load_table(args.data, pairs=args.pairs if args.pairs.is_file() else None)
+    if not use_pairs:  # one feature cache for both: the pairs are featurised, then left out
+        table = subset(table, table.datasets != "pairs")
+        digest = data_hash([args.data / f for f in TRAIN_FILES])
+    if args.holdout_fold is not None:
+        table = without_fold(table, args.holdout_fold, args.folds)
+        print(f"holdout fold {args.holdout_fold}: training on {len(table.rows)} rows")
     configs = {name: dict(cfg) for name, cfg in HEAD_CONFIGS.items()}
+    for cfg in configs.values():
+        cfg["dataset_weights"] = {**cfg.get("dataset_weights", {}), "pairs": args.pairs_weight}
     if args.pooled_only:
         configs = {"pooled": dict(components=args.components, C=args.C, head=args.head, hidden=args.hidden)}
     print(f"{len(table.rows)} responses, {len(table.y)} claims ({(table.y == 0).sum()} not supported); heads {configs}")
@@ -659,6 +718,8 @@ def main(argv: list[str] | None = None) -> int:
         heads = {}
         for name, cfg in configs.items():
             meta = {"data_sha256": digest, "train_files": ",".join(TRAIN_FILES), "seed": args.seed,
+                    "pairs": f"{args.pairs.name} x {args.pairs_weight}" if use_pairs else "none",
+                    "holdout_fold": "none" if args.holdout_fold is None else f"{args.holdout_fold} of {args.folds}",
                     "head": json.dumps(cfg), "task": name,
                     "threshold_rule": "max mean response-level balanced accuracy of the family (5-fold OOF)"}
             heads[name] = fit_head(table, np.arange(len(table.y)), threshold=thresholds[name], seed=args.seed,

@@ -111,9 +111,16 @@ def test_contrast_swaps_and_equivalents():
     assert contrast_swap("Абонентская плата ежемесячная.", "Плата вносится каждый месяц.") is None
     # two materials in the claim (sheathing and frame): no single swapped term
     assert contrast_swap("Короб из ГКЛ по металлическому каркасу", "Монтаж короба из ГКЛ") is None
-    # the claim's term is elsewhere in the contexts: not a swap
+    # the claim's term is elsewhere in the contexts, in a sentence that states the claim: not a swap
     assert contrast_swap("Доставка работает по выходным.", "Доставка работает по будням.",
-                         ["Самовывоз по выходным."]) is None
+                         ["Доставка работает по будням. С 1 июня доставка работает и по выходным."]) is None
+    # ... but a sentence about something else with the same term does not make it supported (issue 13:
+    # "Выезд инженера выполняется по выходным" where only the phone line works at weekends)
+    assert contrast_swap("Доставка работает по выходным.", "Доставка работает по будням.",
+                         ["Доставка работает по будням.", "Самовывоз со склада по выходным."]) == ("по выходным", "по будням")
+    # the period of a rate: "в месяц" is not "в неделю"
+    assert contrast_swap("Удалённо можно работать до двух дней в месяц.",
+                         "Гибридный формат — до 2 дней удалённой работы в неделю.") == ("в месяц", "в неделю")
     assert "ежемесячная" in shared_term_words("Абонентская плата ежемесячная.", ["Плата вносится каждый месяц."])
 
 

@@ -124,7 +124,7 @@ RU_NUMBER_LEMMAS: dict[str, float] = {
 }
 # Cheap filter: only words starting like a number word are sent to pymorphy3.
 RU_NUMBER_PREFIX = re.compile(
-    r"(?:нол|нул|од[ин]|дв[аеу]|тр[иеё]|четыр|пят|шест|сем|вос[еь]м|девят|десят|сорок|ст[оа]|"
+    r"(?:нол|нул|од[ин]|дв[аеу]|тр[иеё]|четыр|пят|шест|сем|вос[еь]м|девят|девян|десят|сорок|ст[оа]|"
     r"тысяч|миллион|миллиард|триллион|полтор|полут)", re.IGNORECASE)
 # "пол" glued to a multiplier or unit: полмиллиона, полгода, полчаса.
 RU_HALF_RE = re.compile(

@@ -55,11 +55,15 @@ _FILLER = re.compile(
     r"|обращайтесь|(?:буду\s+|будем\s+|всегда\s+)?рады?\s+помочь|хорошего\s+дня|удачи"
     r"|(?:i\s+)?hope\s+this\s+(?:helps|information)|let\s+me\s+know\s+if|feel\s+free\s+to"
     r"|if\s+you\s+have\s+(?:any\s+)?(?:other\s+|more\s+|further\s+|additional\s+)?questions"
-    r"|(?:happy|glad)\s+to\s+help|have\s+a\s+(?:nice|great|good)\s+day)",
+    r"|(?:happy|glad)\s+to\s+help|have\s+a\s+(?:nice|great|good)\s+day"
+    r"|(?:хороший|отличный|интересный|правильный|важный)\s+вопрос|(?:good|great|excellent)\s+question"
+    r"|(?:это\s+|всё\s+|все\s+)?(?:зависит\s+от\s+(?:многих|разных|ряда)\s+факторов|индивидуально)"
+    r"|it\s+depends\s+on\s+(?:many|several|various)\s+factors)",
     _I,
 )
 _REFERRAL = re.compile(
     r"(?:(?:для\s+уточнения\s+(?:\w+\s+)?)?(?:пожалуйста,?\s+)?(?:обратитесь|свяжитесь|уточните|позвоните)"
+    r"|(?:лучше|рекомендуем|рекомендую|советуем|советую|стоит|можно|следует)\s+(?:\w+\s+)?(?:уточнить|узнать|спросить|обратиться|связаться)"
     r"|(?:for\s+(?:more\s+|further\s+)?(?:details|information),?\s+)?(?:please\s+)?(?:contact|reach\s+out\s+to|ask|call)\s+"
     r"(?:your|our|the|a)\s+(?:manager|sales|support|representative|specialist))",
     _I,
@@ -81,8 +85,10 @@ _REFUSAL = re.compile(
             r"\bзатрудняюсь\s+ответить",
             r"\bнет\s+(?:никакой\s+|точной\s+|конкретной\s+|подробной\s+|достоверной\s+|актуальной\s+)?(?:информации|данных|сведений|документов|ответа)\b",
             r"\b(?:информаци[яи]|данны[ех]|сведени[яй])\s+(?:об?\s+\w+\s+|по\s+\w+\s+вопросу\s+)?(?:нет|отсутству)",
-            r"\bв\s+(?:базе|документах|контексте|источниках|материалах|предоставленн\w+\s+\w+|доступн\w+\s+\w+)\b.{0,60}?"
-            r"(?:\bнет\b|\bне\s+(?:содерж|указан|упомина|привод|найден|описан)|\bотсутству)",
+            r"\bв\s+(?:(?:этих|этом|данных|данном|приведённых|приведенных|имеющихся)\s+)?(?:базе|документах?|контексте|источниках|материалах"
+            r"|тарифах|правилах|регламенте|прайс-листе|положении|предоставленн\w+\s+\w+|доступн\w+\s+\w+)\b.{0,60}?"
+            r"(?:\bнет\b|\bне\s+(?:содерж|указан|упомина|привод|найден|описан|сказано|предусмотрен)|\bничего\s+не\b|\bотсутству)",
+            r"\b(?:ничего\s+не\s+сказано|не\s+приводится|не\s+указывается)\b",
             r"\bне\s+(?:указан\w*|упоминается|приводится|описан\w*)\s+в\s+(?:документах|контексте|базе|источниках|материалах|предоставленн)",
             r"\bi\s+(?:do\s+not|don't|don’t|dont)\s+(?:know|have\s+(?:enough\s+|any\s+|the\s+|sufficient\s+)?(?:information|data|details))",
             r"\bi(?:'m|’m|\s+am)\s+(?:not\s+sure|unable\s+to|afraid\s+i)",
@@ -312,6 +318,35 @@ def extract_facts(text: str, *, lang: str | None = None) -> list[Claim]:
     return [Claim(text.strip(), start, start + len(text.strip()))]
 
 
+def answer_claims(answer: str, *, lang: str | None = None) -> list[Claim]:
+    """The claims faithfulness checks: :func:`extract_claims`; a short answer with none ("Arthur's
+    Magazine", "1998") is one claim itself, unless it is empty, a refusal or has no letter or digit.
+
+    >>> [c.text for c in answer_claims("Arthur's Magazine", lang="en")]
+    ["Arthur's Magazine"]
+    >>> answer_claims("Не могу ответить на этот вопрос.", lang="ru")
+    []
+    """
+    lang = lang or detect_language(answer) or "en"
+    claims, refusal = _claims(answer, lang)
+    text = answer.strip()
+    if claims or refusal or not text or not any(ch.isalnum() for ch in text) or _is_dropped_sentence(text):
+        return claims
+    start = len(answer) - len(answer.lstrip())
+    return [Claim(text, start, start + len(text))]
+
+
+_YES_NO = re.compile(r"(?:да|нет|yes|no|конечно|of\s+course)\W*", _I)
+
+
+def _is_dropped_sentence(text: str) -> bool:
+    """A question, filler, referral or bare yes/no that ``extract_claims`` drops on purpose (a one-word
+    name or a number is not dropped: "Paris", "1998" answer a question)."""
+    if _YES_NO.fullmatch(text):
+        return True
+    return _is_non_claim(text) and (len(analyze(text)) >= 2 or text.endswith("?") or bool(_FILLER.match(text)))
+
+
 def is_refusal(text: str, lang: str | None = None) -> bool:
     """True when the answer declines to answer and says nothing checkable.
 
@@ -330,4 +365,4 @@ def is_refusal(text: str, lang: str | None = None) -> bool:
     return refusal and not claims
 
 
-__all__ = ["Claim", "extract_claims", "extract_facts", "is_refusal", "split_facts"]
+__all__ = ["Claim", "answer_claims", "extract_claims", "extract_facts", "is_refusal", "split_facts"]

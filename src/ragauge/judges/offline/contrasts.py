@@ -4,8 +4,8 @@
 other word; the embedding calls it a paraphrase. Each group below holds terms of which a statement
 names one: day type (weekdays / weekends / holidays), part of day, frequency (daily ... yearly, with
 "ежемесячно" = "каждый месяц" = "monthly"), season and material. A claim term is *swapped* when it
-is the claim's only term of its group, no context (``background``) has it, and the evidence names
-another term of the same group.
+is the claim's only term of its group, no sentence of the evidence or the contexts (``background``)
+states it with most of the claim's other words, and the evidence names another term of the same group.
 
     >>> contrast_swap("Доставка работает по выходным.", "Доставка работает по будням.")
     ('по выходным', 'по будням')
@@ -56,6 +56,13 @@ CONTRAST_TERMS: tuple[tuple[str, str], ...] = (
     ("material:plastic", "plastic"), ("material:plastic", "pvc"), ("material:metal", "metal"),
     ("material:wood", "wood"), ("material:wood", "wooden"), ("material:wood", "timber"), ("material:brick", "brick"),
     ("material:concrete", "concrete"), ("material:glass", "glass"),
+    ("days:weekday", "по рабочий день"), ("days:weekday", "в рабочий день"),
+    # the period of a rate: "до 2 дней в неделю" is not "до 2 дней в месяц"
+    ("period:week", "в неделя"), ("period:month", "в месяц"), ("period:year", "в год"), ("period:quarter", "в квартал"),
+    ("period:week", "per week"), ("period:month", "per month"), ("period:year", "per year"),
+    ("material:ceramic", "металлокерамический"), ("material:zirconia", "диоксид циркония"),
+    ("material:composite", "композит"), ("material:composite", "композитный"),
+    ("material:cement", "стеклоиономерный цемент"),
 )
 _INDEX: dict[tuple[str, ...], str] = {_phrase_key(p): tag for tag, p in CONTRAST_TERMS}
 _MAX = max(len(k) for k in _INDEX)
@@ -102,13 +109,37 @@ def contrast_swap(claim: str, evidence: str, background: Sequence[str] = ()) -> 
     evid = _terms(evidence)
     if not evid:
         return None
-    evid_tags = {tag for tag, _ in evid}
     for tag, surface in claim_terms:
         group = tag.partition(":")[0]
-        if tag in evid_tags or len({t for t, _ in claim_terms if t.partition(":")[0] == group}) != 1:
+        if len({t for t, _ in claim_terms if t.partition(":")[0] == group}) != 1:
             continue
-        rival = next((s for t, s in evid if t.partition(":")[0] == group), None)
-        if rival is None or any(tag in contrast_terms(text) for text in background):
+        rival = next((s for t, s in evid if t.partition(":")[0] == group and t != tag), None)
+        if rival is None or _stated_elsewhere(claim, tag, [evidence, *background]):
             continue
         return surface, rival
     return None
+
+
+STATED_ELSEWHERE_RECALL = 0.5  # share of the claim's other content words a sentence with the term must have
+
+
+def _stated_elsewhere(claim: str, tag: str, background: Sequence[str]) -> bool:
+    """Does a sentence of ``background`` that has the claim's term also state most of the claim's other
+    content words? "По выходным работает только приём заявок" elsewhere in the contexts does not make
+    "Выезд инженера выполняется по выходным" supported when the sentence about the engineer says "по будням"."""
+    from ragauge.judges.offline.lemmas import content_lemmas
+    from ragauge.judges.offline.text import split_sentences
+
+    term_words = {w.lower() for t, s in _terms(claim) for w in s.split()}
+    words = {x[:5] for x in content_lemmas(claim, numbers=False) if x.lower() not in term_words}
+    for text in background:
+        if tag not in contrast_terms(text):
+            continue
+        if not words:
+            return True
+        for sentence in split_sentences(text):
+            if tag in contrast_terms(sentence.text):
+                found = words & {x[:5] for x in content_lemmas(sentence.text, numbers=False)}
+                if len(found) / len(words) >= STATED_ELSEWHERE_RECALL:
+                    return True
+    return False

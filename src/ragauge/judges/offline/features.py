@@ -150,21 +150,56 @@ def stem_recall(claim: str, known: Collection[str], prefix: int = 4) -> float:
 _VERB_POS = frozenset({"VERB", "INFN", "GRND", "PRTF", "PRTS"})
 
 
+# Words an answer puts for the document's word with the same meaning (lemmas; both directions). Kept
+# short on purpose: each pair was seen in answers that rephrase a policy, and none changes a fact.
+_SAME_MEANING: tuple[tuple[str, ...], ...] = (
+    ("сотрудник", "работник"), ("рубеж", "заграничный", "зарубежный"), ("прошлый", "предыдущий"),
+    ("суммарно", "суммарный", "совокупный", "общий"), ("почасово", "почасовой", "час"),
+    ("стоимость", "цена"), ("оплата", "плата"), ("бесплатно", "бесплатный"), ("заявление", "заявка"),
+    ("employee", "staff"), ("cost", "price"),
+)
+_SAME_INDEX: dict[str, tuple[str, ...]] = {w: group for group in _SAME_MEANING for w in group}
+
+
 def align(claim: Sequence[str], known: Collection[str]) -> list[str]:
-    """Map each claim lemma absent from ``known`` to a known lemma with the same 5-letter stem.
+    """Map each claim lemma absent from ``known`` to a known lemma with the same 5-letter stem, to a
+    hyphenated known lemma it is a part of ("терапевт" -> "врач-терапевт"), or to a known word of the
+    same meaning (``_SAME_MEANING``: "сотрудник" -> "работник").
 
     pymorphy3 lemmatises by part of speech, so "гарантия"/"гарантийный", "бетон"/"бетонный" do not
     meet; a shared prefix of 5+ letters (both words 5+ letters) is taken as the same word. Of several
     known lemmas with one prefix the alphabetically first is taken, whatever the order of ``known`` (a
     set's order changes from process to process, and so did a few features before).
+
+    >>> align(["терапевт", "сотрудник", "гарантийный"], {"врач-терапевт", "работник", "гарантия"})
+    ['врач-терапевт', 'работник', 'гарантия']
     """
     by_prefix: dict[str, str] = {}
+    by_part: dict[str, str] = {}
     for lemma in known:
         if len(lemma) >= 5 and lemma.isalpha():
             prefix = lemma[:5]
             if lemma < by_prefix.get(prefix, "\uffff"):
                 by_prefix[prefix] = lemma
-    return [lemma if lemma in known or len(lemma) < 5 else by_prefix.get(lemma[:5], lemma) for lemma in claim]
+        elif "-" in lemma:
+            for part in lemma.split("-"):
+                if len(part) >= 4 and lemma < by_part.get(part, "\uffff"):
+                    by_part[part] = lemma
+    out = []
+    for lemma in claim:
+        if lemma in known:
+            out.append(lemma)
+            continue
+        same = next((w for w in sorted(_SAME_INDEX.get(lemma, ())) if w in known), None)
+        if same is not None:
+            out.append(same)
+        elif lemma in by_part:
+            out.append(by_part[lemma])
+        elif len(lemma) >= 5:
+            out.append(by_prefix.get(lemma[:5], lemma))
+        else:
+            out.append(lemma)
+    return out
 
 
 def claim_features(

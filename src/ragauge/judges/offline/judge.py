@@ -81,13 +81,13 @@ class OfflineJudge:
 
     # --- the door ---------------------------------------------------------------------------
     def claims(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[list[Any]]:
-        from .claims import extract_claims
+        from .claims import answer_claims
 
         out = []
         for text, lang in zip(texts, langs):
             key = (text, lang)
-            if key not in self._claims:
-                self._claims[key] = extract_claims(text, lang=lang)
+            if key not in self._claims:  # a short answer ("Arthur's Magazine") is one claim itself
+                self._claims[key] = answer_claims(text, lang=lang)
             out.append(self._claims[key])
         return out
 

@@ -286,7 +286,10 @@ def _best_counterpart(c: Quantity, words: frozenset[str], pool) -> tuple | None:
     """The best match of ``c`` in ``pool``, else its best same-role mismatch, else None.
 
     The role test needs words to compare: it is skipped when the claim has none near the number or
-    when claim and evidence words share no script (a Russian claim against English evidence)."""
+    when claim and evidence words share no script (a Russian claim against English evidence).
+
+    Tried and not kept (docs/offline-judge.md): letting a close same-role mismatch beat an equal number
+    of another role flipped 13 claims of the Russian dev split, 6 of them faithful."""
     best: tuple | None = None
     scripts = _scripts(words)
     for i, e, e_words in pool:

@@ -16,6 +16,7 @@ for an unknown part), "ref" (clause/article/standard numbers: never compared as 
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -220,6 +221,8 @@ def _parse_at(text: str, atoms: list[Atom], i: int, by_start: dict[int, int]) ->
         allowed = not word_link or opener is not None or (rng.group("c").lower() == "to" and unit is None)
         if rng.group("c").lower() in ("and", "и") and opener not in ("между", "between"):
             allowed = False
+        if rng.group("c") == "—" and unit is not None and opener is None and re.match(r"\s+—\s", text[end:]):
+            allowed = False  # "четырёх тысяч рублей — 4 200 ₽": a spaced dash after an amount restates it
         if allowed:
             other = atoms[by_start[rng.end()]]
             sign_high = -1.0 if (rng.group("sign") or "").strip().lower() in ("-", "−", "минус") else 1.0
@@ -227,6 +230,11 @@ def _parse_at(text: str, atoms: list[Atom], i: int, by_start: dict[int, int]) ->
             if unit is None or unit_high is None or UNIT_INFO[unit][0] == UNIT_INFO[unit_high][0]:
                 if unit is None and multiplier == 1.0:
                     multiplier = mult_high
+                    if atom.word and other.word and mult_high == 1.0 and atom.value < 1000 <= other.value:
+                        # "от трёх до пяти тысяч": the spelled high end carries the multiplier of both
+                        scale = 1000.0 ** math.floor(math.log10(other.value) / 3)
+                        if other.value / 20 <= atom.value * scale <= other.value:
+                            multiplier = scale
                     value = sign * atom.value * multiplier
                 range_start = start
                 if opener is not None:

@@ -16,6 +16,8 @@ Pipeline for one batch (``Verifier.verify_many``):
 4. rules: a contradicted number caps ``p`` below the threshold (every route); on the NLI route an
    entity swap (the passage names another entity of the same kind) and a dropped or added negation in
    a claim that repeats the passage's words do too;
+   then, on every route, the ``claim_rules`` checks: a table row swap, a figure stated only in a
+   superseded edition, an added condition (each keeps ``p`` below the threshold and gives the reason);
 5. the label: ``supported`` if ``p >= threshold``; otherwise ``contradicted`` when an explicit
    contradiction fires (a number mismatch, a negation flip, a scope/party change, a swapped name
    or date), else ``unsupported``. The reason quotes the surface forms of the strongest signal.
@@ -26,6 +28,7 @@ Everything at run time is numpy: no scikit-learn.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,6 +46,7 @@ from ragauge.judges.offline.evidence import Evidence, best_evidence_many
 from ragauge.judges.offline.features import FEATURE_NAMES, N_SCALAR, SCALAR_NAMES, _NUMERAL_WORDS, _UNIT_WORDS, _VERB_POS, align, claim_features
 from ragauge.judges.offline.features import citation_spans, word_lemmas
 from ragauge.judges.offline.lemmas import analyze, content_lemmas, idf_table, negations, scope_terms
+from ragauge.judges.offline import claim_rules
 from ragauge.judges.offline.contrasts import contrast_swap
 from ragauge.judges.offline.lemmas import _SCOPE_INDEX, _SCOPE_MAX  # surface forms of scope tags
 from ragauge.judges.offline.numbers import NumberCheck, compare_quantities
@@ -163,17 +167,31 @@ class Head:
 TASKS = ("qa", "summary", "nli")
 
 
-@lru_cache(maxsize=4)
+def weights_path() -> Path:
+    """The weights file in use: ``$RAGAUGE_VERIFIER_WEIGHTS`` when set (an experiment's head, e.g. one
+    trained with ``scripts/train_verifier.py --holdout-fold K``), else the shipped ``verifier_weights.npz``."""
+    env = os.environ.get("RAGAUGE_VERIFIER_WEIGHTS")
+    return Path(env) if env else WEIGHTS_PATH
+
+
 def load_head(path: str | None = None) -> Head:
-    """The pooled head stored at ``path`` (default: the shipped weights), loaded once per process."""
-    return Head.load(path or WEIGHTS_PATH)
+    """The pooled head stored at ``path`` (default: :func:`weights_path`), loaded once per process."""
+    return _load_head(str(path or weights_path()))
 
 
 @lru_cache(maxsize=4)
+def _load_head(path: str) -> Head:
+    return Head.load(path)
+
+
 def load_heads(path: str | None = None) -> dict[str, Head]:
     """Every head of the weights file: "pooled" and the task heads it has ("qa", "summary", "nli")."""
-    path = path or str(WEIGHTS_PATH)
-    heads = {"pooled": load_head(path)}
+    return _load_heads(str(path or weights_path()))
+
+
+@lru_cache(maxsize=4)
+def _load_heads(path: str) -> dict[str, Head]:
+    heads = {"pooled": _load_head(path)}
     with np.load(path, allow_pickle=False) as raw:
         names = [str(n) for n in raw["task_heads"]] if "task_heads" in raw.files else []
     heads.update({name: Head.load(path, name) for name in names})
@@ -349,7 +367,7 @@ def _entity_reason(claim: str, evidence: str, lang: str | None,
     return None
 
 
-def _verdict(a: ClaimAnalysis, p: float, threshold: float) -> ClaimVerdict:
+def _verdict(a: ClaimAnalysis, p: float, threshold: float, rule: tuple[str, str] | None = None) -> ClaimVerdict:
     f = dict(zip(SCALAR_NAMES, (float(v) for v in a.features[:N_SCALAR])))
     best = a.evidences[0] if a.evidences else None
     span = EvidenceSpan(best.context_index, best.start, best.end, best.text) if best else None
@@ -366,6 +384,8 @@ def _verdict(a: ClaimAnalysis, p: float, threshold: float) -> ClaimVerdict:
         entity = None
         if a.check.status == "contradicted":
             reason = a.check.reason
+        elif rule is not None:
+            label, reason = rule
         elif (swap := _contrast(a)) is not None:
             reason = f"'{swap[0]}' not in context; context says '{swap[1]}'"
         elif f["scope_mismatch"] > 0 and (scope := _scope_reason(a.claim.text, best.text)) is not None:
@@ -473,10 +493,10 @@ def _approx_rule(a: ClaimAnalysis, p: float, threshold: float) -> float:
 
 _MULTIPLIER_WORDS = frozenset({"тысяча", "миллион", "миллиард", "thousand", "million", "billion"})
 
-
 def _with_rules(a: ClaimAnalysis, p: float, threshold: float) -> float:
     """The rules of both routes, in order: table row and approximate figure (raise), number and contrast
-    swaps (lower)."""
+    swaps (lower). Tried and not kept: raising every claim whose figures all match in their role
+    (docs/offline-judge.md: +0.025 ROC-AUC on the Russian dev split, -0.02 on the demo)."""
     for rule in (_table_rule, _approx_rule, _number_rule, _contrast_rule):
         p = rule(a, p, threshold)
     return p
@@ -496,6 +516,34 @@ def _negation_rule(a: ClaimAnalysis, p: float, threshold: float) -> float:
     if p < threshold or a.features[_NEGATION] <= 0 or a.features[_RECALL] < NEGATION_RULE_RECALL:
         return p
     return p * threshold * 0.99
+
+
+def _rule_reason(a: ClaimAnalysis) -> tuple[str, str] | None:
+    """(label, reason) of the first ``claim_rules`` check that fires: a table row swap (contradicted), a
+    figure stated only in a superseded edition, an added condition (unsupported); else None."""
+    if not a.evidences or not a.contexts:
+        return None
+    swap = claim_rules.row_swap(a.claim.text, a.contexts)
+    if swap is not None:
+        return CONTRADICTED, swap
+    matched = [m for m in a.check.items if m.evidence is not None and m.evidence_index is not None
+               and m.outcome == "matched"]
+    if matched:
+        where = {a.evidences[m.evidence_index].context_index for m in matched}
+        if len(where) == 1:
+            numbers = {n for m in matched for n in claim_rules._numbers(m.evidence.raw)}
+            old = claim_rules.superseded_only(a.claim.text, where.pop(), a.contexts, numbers)
+            if old is not None:
+                return UNSUPPORTED, old
+    condition = claim_rules.added_condition(a.claim.text, a.contexts)
+    if condition is not None:
+        return UNSUPPORTED, condition
+    return None
+
+
+def _apply_rule(p: float, found: tuple[str, str] | None, threshold: float) -> float:
+    """A claim a ``claim_rules`` check rejects is never supported: P scaled below the threshold."""
+    return p * threshold * 0.99 if found is not None and p >= threshold else p
 
 
 # ---------------------------------------------------------------- public
@@ -570,7 +618,9 @@ class Verifier:
             ps = [_with_rules(a, p[i], threshold) for i, a in enumerate(per)]
             if name == "nli":
                 ps = [_negation_rule(a, _entity_rule(a, q, threshold), threshold) for a, q in zip(per, ps)]
-            out.append([_verdict(a, q, threshold) for a, q in zip(per, ps)])
+            rules = [_rule_reason(a) for a in per]
+            ps = [_apply_rule(q, r, threshold) for q, r in zip(ps, rules)]
+            out.append([_verdict(a, q, threshold, r) for a, q, r in zip(per, ps, rules)])
         return out
 
     def verify(self, claims: Sequence[Claim], contexts: Sequence[str], lang: str | None = None,
@@ -601,5 +651,6 @@ __all__ = [
     "load_head",
     "load_heads",
     "route",
+    "weights_path",
     "weights_version",
 ]
