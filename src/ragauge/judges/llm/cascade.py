@@ -191,6 +191,9 @@ class CascadeJudge:
         An offline half without it raises AttributeError here, so the metric falls back to :meth:`relevance`."""
         return self.offline.relevance_details
 
+    def behaviours(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[str]:
+        return self.offline.behaviours(texts, langs)
+
     def refusals(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[bool]:
         return self.offline.refusals(texts, langs)
 

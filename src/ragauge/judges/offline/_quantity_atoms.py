@@ -47,8 +47,12 @@ _MORPH = None
 
 
 def detect_lang(text: str) -> str:
-    """``"ru"`` when Cyrillic letters are at least as many as Latin ones, else ``"en"``."""
-    return "ru" if len(_CYRILLIC_RE.findall(text)) >= len(_LATIN_RE.findall(text)) else "en"
+    """``"ru"`` or ``"en"`` for reading numbers (:func:`ragauge.lang.detect_language`); text without letters
+    ("1 150 ₽") reads as Russian, as numbers in this package's data mostly are."""
+    from ragauge.lang import detect_language, is_cyrillic_language
+
+    lang = detect_language(text)
+    return "ru" if lang is None or is_cyrillic_language(lang) else "en"
 
 
 def _digit_value(match: re.Match[str], lang: str) -> float:

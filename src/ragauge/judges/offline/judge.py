@@ -118,6 +118,12 @@ class OfflineJudge:
 
         return [is_refusal(t, lang) for t, lang in zip(texts, langs)]
 
+    def behaviours(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[str]:
+        """What each answer did: ``answer``, ``not_found`` (declined, nothing checkable) or ``clarify``."""
+        from .behaviour import answer_behaviour
+
+        return [answer_behaviour(t, lang) for t, lang in zip(texts, langs)]
+
     def similarity(self, a: Sequence[str], b: Sequence[str]) -> np.ndarray:
         if not a:
             return np.zeros(0)
