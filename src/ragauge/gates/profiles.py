@@ -81,6 +81,8 @@ class Profile:
     #: gates on fewer scored samples carry a warning (``small_sample = "fail"``: they fail)
     min_samples: int = MIN_SAMPLES
     small_sample: str = "warn"
+    #: the description in Russian, for Russian reports ("" when the profile has none)
+    description_ru: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         out = {"name": self.name, "description": self.description, "k": self.k,
@@ -88,6 +90,8 @@ class Profile:
                "min_samples": self.min_samples, "small_sample": self.small_sample}
         if self.margin is not None:
             out["margin"] = self.margin
+        if self.description_ru:
+            out["description_ru"] = self.description_ru
         return out
 
 
@@ -237,16 +241,16 @@ def resolve_profile(
         cur = table[cur].get("extends")
     merged: dict[str, Threshold] = {}
     targets: dict[str, tuple[str, float, str]] = {}  # first metric name -> (op, value, where it was set)
-    description, prof_k, prof_margin = "", None, None
+    description, description_ru, prof_k, prof_margin = "", "", None, None
     min_samples, small_sample = MIN_SAMPLES, "warn"
     for pname in reversed(chain):
         spec = table[pname]
         where = f"{origin[pname]}, profile {pname!r}"
-        unknown = set(spec) - {"description", "extends", "k", "thresholds", "targets", "mode", "margin", "min_samples",
-                               "small_sample"}
+        unknown = set(spec) - {"description", "description_ru", "extends", "k", "thresholds", "targets", "mode",
+                               "margin", "min_samples", "small_sample"}
         if unknown:
-            raise ConfigError(f"{where}: unknown keys {sorted(unknown)}; allowed: description, extends, k, margin, "
-                              "min_samples, mode, small_sample, targets, thresholds")
+            raise ConfigError(f"{where}: unknown keys {sorted(unknown)}; allowed: description, description_ru, extends, k, "
+                              "margin, min_samples, mode, small_sample, targets, thresholds")
         if "margin" in spec:
             prof_margin = check_margin(spec["margin"], where=where)
         if "min_samples" in spec:
@@ -274,6 +278,10 @@ def resolve_profile(
             gate = merged.get(first)
             op, value = parse_target(key, raw, op=gate.op if gate else None, where=where)
             targets[first] = (op, value, where)
+        if "description" in spec or "description_ru" in spec:  # a new English text drops the parent's Russian one
+            description_ru = spec.get("description_ru", "")
+            if not isinstance(description_ru, str):
+                raise ConfigError(f"{where}: description_ru must be a string, got {description_ru!r}")
         description = spec.get("description", description)
         prof_k = spec.get("k", prof_k)
     kk = k if k is not None else prof_k
@@ -289,4 +297,4 @@ def resolve_profile(
     for th in merged.values():
         metrics = tuple(m.replace("@k", f"@{kk}") for m in th.metrics)
         resolved.append(Threshold(metrics, th.op, th.value, th.mode, th.margin, th.target, th.target_op))
-    return Profile(name, description, kk, tuple(resolved), prof_margin, min_samples, small_sample)
+    return Profile(name, description, kk, tuple(resolved), prof_margin, min_samples, small_sample, description_ru)

@@ -6,14 +6,15 @@ from typing import Any, Callable, Mapping
 
 from .escape import terminal_text
 from .gate_text import gate_reason, gate_warnings, method_text
-from .messages import MESSAGES, local_num, msg, plural, report_lang
+from .messages import MESSAGES, local_num, msg, plural, report_lang, unit_label
+from .reason_text import reason_text
 
 
-def fmt_value(value: float | None, unit: str | None = None) -> str:
+def fmt_value(value: float | None, unit: str | None = None, *, lang: str = "en") -> str:
     if value is None:
         return "—"
     if unit == "ms":
-        return f"{value:.0f} ms"
+        return f"{value:.0f} {unit_label(unit, lang)}"
     return f"{value:.3f}"
 
 
@@ -25,14 +26,15 @@ def fmt_ci(ci: Mapping[str, Any] | None, unit: str | None = None, *, lang: str =
     return f"[{ci['low']:.3f}, {ci['high']:.3f}]"
 
 
-def fmt_unscored(entry: Mapping[str, Any]) -> str:
+def fmt_unscored(entry: Mapping[str, Any], *, lang: str = "en") -> str:
+    """``14: 10 no relevant_ids; 4 no relevant document (grade >= 1)``, the reasons in ``lang``."""
     n = entry.get("n_unscored", 0)
     if not n:
         return "0"
     reasons = entry.get("unscored_reasons", {})
     if len(reasons) == 1:
-        return f"{n}: {next(iter(reasons))}"
-    return f"{n}: " + "; ".join(f"{c} {r}" for r, c in reasons.items())
+        return f"{n}: {reason_text(next(iter(reasons)), lang)}"
+    return f"{n}: " + "; ".join(f"{c} {reason_text(r, lang)}" for r, c in reasons.items())
 
 
 def gate_by_metric(results: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:

@@ -27,7 +27,7 @@ from .html_doc import _check_schema, _Doc, _e, _num, _str
 from .html_judge import judge_section
 from .html_samples import _samples
 from .html_tables import _gates, _summary
-from .messages import msg, plural
+from .messages import MESSAGES, msg, plural
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 
@@ -92,12 +92,13 @@ def _header(doc: _Doc) -> str:
     meta = [
         (msg(lang, "m_source"), _e(source.get("path")) or "—"),
         (msg(lang, "m_samples"), _e(n) if n is not None else "—"),
-        (msg(lang, "m_date"), _e(_date(r.get("created_at")))),
+        (msg(lang, "m_date"), _e(_date(r.get("created_at"), lang))),
         ("ragauge", _e(r.get("ragauge_version")) or "—"),
         (msg(lang, "profile"), _e(profile.get("name")) or "—"),
     ]
     dl = "".join(f"<div><dt>{k}</dt><dd>{v}</dd></div>" for k, v in meta)
-    desc = f'<p class="profile-desc">{_e(profile.get("description"))}</p>' if profile.get("description") else ""
+    description = profile.get("description_ru") if lang == "ru" and profile.get("description_ru") else profile.get("description")
+    desc = f'<p class="profile-desc">{_e(description)}</p>' if description else ""
     extra = ([("diagnosis", msg(lang, "what_to_fix"))] if r.get("diagnosis") else []) + \
         ([("breakage", msg(lang, "hidden_breakage"))] if r.get("alarms") else [])
     nav = "".join(f'<a href="#{a}">{_e(t)}</a>' for a, t in extra + [
@@ -112,11 +113,17 @@ def _header(doc: _Doc) -> str:
     )
 
 
-def _date(value: Any) -> str:
+def _date(value: Any, lang: str = "en") -> str:
     if not value:
         return "—"
     try:
-        return datetime.fromisoformat(str(value)).strftime("%d %b %Y, %H:%M %Z").strip().rstrip(",")
+        when = datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    if lang == "ru":  # the month by number: %b follows the C locale, English
+        return f"{when.day:02d}.{when.month:02d}.{when.year}, {when:%H:%M} {when:%Z}".strip().rstrip(",")
+    try:
+        return when.strftime("%d %b %Y, %H:%M %Z").strip().rstrip(",")
     except ValueError:
         return str(value)
 
@@ -126,7 +133,8 @@ def _footer(doc: _Doc) -> str:
     ci = r.get("ci") or {}
     level = _num(ci.get("level"))
     ci_text = ", ".join(x for x in [
-        _e(ci.get("method")) or None, msg(lang, "f_level", level=f"{level:.0%}") if level is not None else None,
+        _e(msg(lang, f"ci_{ci.get('method')}") if f"ci_{ci.get('method')}" in MESSAGES else ci.get("method")) or None,
+        msg(lang, "f_level", level=f"{level:.0%}") if level is not None else None,
         msg(lang, "f_resamples", n=_e(ci.get("n_resamples"))) if ci.get("n_resamples") is not None else None] if x) or "—"
     return (
         f'<footer><span>{msg(lang, "f_schema")} <code>{_e(r.get("schema"))}</code></span><span>{msg(lang, "f_seed")} '

@@ -14,7 +14,8 @@ from typing import Any, Iterable, Mapping
 from ..gates.compare import meets_or_unknown
 from ..results_schema import check_schema
 from . import svg
-from .messages import msg, report_lang
+from .messages import msg, report_lang, unit_label
+from .reason_text import reason_text
 
 _PERCENTILE = re.compile(r"p(\d+(?:\.\d+)?)")
 
@@ -60,6 +61,10 @@ class _Doc:
         return float(m.group(1)) if m else None
 
     def unit(self, name: str) -> str | None:
+        """The unit as the page shows it (``мс`` on a Russian page); :meth:`stored_unit` is the record's."""
+        return unit_label(self.stored_unit(name), self.lang)
+
+    def stored_unit(self, name: str) -> str | None:
         return self.specs.get(name, {}).get("unit") or None
 
     def value_range(self, name: str) -> tuple[float, float] | None:
@@ -103,9 +108,9 @@ def _unscored_text(entry: Mapping[str, Any], zero: str = "0", *, lang: str = "en
     reasons = entry.get("unscored_reasons") or {}
     items = [(k, v) for k, v in reasons.items()] if isinstance(reasons, Mapping) else []
     if len(items) == 1:
-        detail = _e(items[0][0])
+        detail = _e(reason_text(items[0][0], lang))
     else:
-        detail = ", ".join(f"{_e(k)} ({_e(v)})" for k, v in items) or msg(lang, "c_no_reason")
+        detail = ", ".join(f"{_e(reason_text(k, lang))} ({_e(v)})" for k, v in items) or msg(lang, "c_no_reason")
     return f'<span class="unscored-note">{msg(lang, "c_unscored", n=n)}: {detail}</span>'
 
 

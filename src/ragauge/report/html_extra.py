@@ -8,7 +8,7 @@ from typing import Any, Mapping
 from . import svg
 from .common import (alarm_lines, arrow, baseline_line, comparison_of, diagnosis_heading, too_small_note,
                      verdict_word)
-from .messages import msg, plural
+from .messages import msg, plural, severity_word, unit_label
 from .html_doc import _Doc, _e, _num, _section
 
 _SEVERITY_CLASS = {"critical": "bad", "high": "warn", "medium": "note"}
@@ -24,28 +24,28 @@ def diagnosis_section(doc: _Doc) -> str:
         sev = str(d.get("severity") or "")
         items.append(
             f'<li class="diag diag-{_SEVERITY_CLASS.get(sev, "note")}"><div class="diag-head">'
-            f'<span class="diag-sev">{_e(sev)}</span> <strong>{_e(d.get("title"))}</strong> '
+            f'<span class="diag-sev">{_e(severity_word(sev, doc.lang))}</span> <strong>{_e(d.get("title"))}</strong> '
             f'<code class="muted">{_e(d.get("code"))}</code></div><p>{_e(d.get("text"))}</p>'
-            f'{_evidence(d.get("evidence"))}</li>'
+            f'{_evidence(d.get("evidence"), doc.lang)}</li>'
         )
     heading = diagnosis_heading(doc.r, lang=doc.lang)
     return _section("diagnosis", _e(heading), "", f'<ol class="diagnosis">{"".join(items)}</ol>')
 
 
-def _evidence(evidence: Any) -> str:
+def _evidence(evidence: Any, lang: str = "en") -> str:
     if not isinstance(evidence, Mapping) or not evidence:
         return ""
     parts = []
     for key, v in evidence.items():
         if isinstance(v, Mapping) and _num(v.get("value")) is not None:
-            unit = v.get("unit")
+            unit = unit_label(v.get("unit"), lang)
             lo, hi = _num(v.get("ci_low")), _num(v.get("ci_high"))
             ci = f" [{svg.fmt_number(lo)} – {svg.fmt_number(hi, unit)}]" if lo is not None and hi is not None else ""
-            bar = f" · bar {_e(svg.op_symbol(str(v.get('op', ''))))} {_e(svg.fmt_number(_num(v.get('threshold')), unit))}" \
+            bar = f" · {msg(lang, 'd_bar')} {_e(svg.op_symbol(str(v.get('op', ''))))} {_e(svg.fmt_number(_num(v.get('threshold')), unit))}" \
                 if v.get("threshold") is not None else ""
             parts.append(f"<code>{_e(key)}</code> {_e(svg.fmt_number(_num(v.get('value')), unit))}{_e(ci)}{bar}")
         elif isinstance(v, Mapping) and "answered" in v:
-            parts.append(f"<code>{_e(key)}</code> {_e(v.get('answered'))} of {_e(v.get('n'))} answered")
+            parts.append(f"<code>{_e(key)}</code> {_e(msg(lang, 'd_answered', answered=v.get('answered'), n=v.get('n')))}")
     return f'<div class="evidence">{" · ".join(parts)}</div>' if parts else ""
 
 
@@ -92,7 +92,7 @@ def comparison_cell(doc: _Doc, metric: str) -> str:
     word = verdict_word(verdict, doc.lang)
     if d is None:
         return f'<td class="muted">{_e(word)}</td>'
-    unit = doc.unit(metric)
+    unit = doc.stored_unit(metric)
     ci = entry.get("ci") or {}
     lo, hi = _num(ci.get("low")), _num(ci.get("high"))
     dec = 0 if unit == "ms" else 3

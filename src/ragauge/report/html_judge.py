@@ -6,7 +6,8 @@ from typing import Any, Mapping
 
 from .common import usage_rows
 from .html_doc import _Doc, _e, _num, _section
-from .messages import msg
+from . import judge_text
+from .messages import local_num, msg
 
 
 def judge_section(doc: _Doc) -> str:
@@ -24,12 +25,14 @@ def judge_section(doc: _Doc) -> str:
         acc = j.get("measured_accuracy")
         body = f"<p><strong>{_e(label)}</strong></p>"
         if isinstance(acc, Mapping) and isinstance(acc.get("by_task"), Mapping):
-            rows = "".join(f"<tr><td>{_e(task)}</td><td class=\"num\">{_e(f'{v:.3f}' if _num(v) is not None else v)}</td></tr>"
-                           for task, v in acc["by_task"].items())
-            how = f' {_e(msg(doc.lang, "j_measured_by", how=acc["how"]))}' if acc.get("how") else ""
+            rows = "".join(f"<tr><td>{_e(task)}</td><td class=\"num\">"
+                           f"{_e(local_num(v, doc.lang) if _num(v) is not None else v)}</td></tr>"
+                           for task, v in judge_text.tasks(acc, doc.lang))
+            how = judge_text.how_text(acc, doc.lang)
+            how = f' {_e(msg(doc.lang, "j_measured_by", how=how))}' if how else ""
             body += (f'<table class="compact"><thead><tr><th>{msg(doc.lang, "j_task")}</th>'
-                     f'<th>{_e(acc.get("measure", "accuracy"))}</th></tr></thead><tbody>{rows}</tbody></table>'
-                     f'<p class="muted">{_e(acc.get("advice", ""))}{how}</p>')
+                     f'<th>{_e(judge_text.measure_text(acc, doc.lang))}</th></tr></thead><tbody>{rows}</tbody></table>'
+                     f'<p class="muted">{_e(judge_text.advice_text(acc, doc.lang))}{how}</p>')
         parts.append(body)
     if spend:
         esc = (doc.r.get("usage") or {}).get("escalation") or {}

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 
 from .html_doc import _Doc, _e, _num, _passes, _section, _str, _table, _timing_groups
 from .messages import msg, plural
+from .reason_text import reason_text, reasons_in, verdict_word
 
 _QUESTION_CHARS = 110
 MAX_CHARS = 2_000  #: characters of one text field per sample shown in the HTML
@@ -56,7 +57,7 @@ def _group(doc: _Doc, name: str) -> str:
     family = _str(doc.specs.get(name, {}).get("family"))
     if family in _GROUP_OF_FAMILY:
         return _GROUP_OF_FAMILY[family]
-    return "operational" if doc.percentile(name) is not None or doc.unit(name) == "ms" else "other"
+    return "operational" if doc.percentile(name) is not None or doc.stored_unit(name) == "ms" else "other"
 
 
 def _sample_columns(doc: _Doc) -> list[tuple[str, list[str]]]:
@@ -81,7 +82,8 @@ def _score_cell(doc: _Doc, sample: Mapping[str, Any], names: list[str], group: s
     unscored = sample.get("unscored") or {}
     value = _cell_value(sample, names)
     if value is None:
-        reason = next((_str(unscored.get(n)) for n in names if unscored.get(n)), "") or msg(doc.lang, "b_not_scored")
+        reason = next((reason_text(_str(unscored.get(n)), doc.lang) for n in names if unscored.get(n)), "") \
+            or msg(doc.lang, "b_not_scored")
         return (f'<td class="score unscored sg grp-{group}" data-v="" title="{_e(capped(reason, limit=300)[0])}">'
                 f'<span class="cell">—</span></td>')
     name = names[0]
@@ -142,8 +144,8 @@ def _samples(doc: _Doc) -> str:
     col_groups = [_group(doc, names[0]) for _, names in cols]
     default = col_groups[sort_col] if sort_col is not None and len(cols) > 6 else "all"
     head = ['<th data-type="text"><button type="button">id</button></th>',
-            '<th data-type="text"><button type="button">tags</button></th>',
-            '<th data-type="text" class="q"><button type="button">question</button></th>']
+            f'<th data-type="text"><button type="button">{msg(lang, "s_h_tags")}</button></th>',
+            f'<th data-type="text" class="q"><button type="button">{msg(lang, "s_h_question")}</button></th>']
     for i, (label, _) in enumerate(cols):
         order = ""
         if i == sort_col:
@@ -195,11 +197,12 @@ def _sample_row(doc: _Doc, s: Mapping[str, Any], cols: list[tuple[str, list[str]
     for key in ("answer", "reference"):
         if s.get(key) is not None:
             text, cut = capped(_str(s.get(key)), lang)
-            body = _highlighted(text, s.get("artifacts")) if key == "answer" else _e(text)
+            body = _highlighted(text, s.get("artifacts"), lang) if key == "answer" else _e(text)
             details.append(f'<div><h4>{msg(lang, "q_" + key)}</h4><p class="prose">{body}{cut}</p></div>')
     unscored = s.get("unscored") or {}
     if unscored:
-        items = "".join(f"<li><code>{_e(k)}</code>: {_e(capped(_str(v), lang)[0])}</li>" for k, v in unscored.items())
+        items = "".join(f"<li><code>{_e(k)}</code>: {_e(capped(reason_text(_str(v), lang), lang)[0])}</li>"
+                        for k, v in unscored.items())
         details.append(f'<div><h4>{msg(lang, "q_unscored")}</h4><ul class="plain">{items}</ul></div>')
     artifacts = s.get("artifacts") or {}
     if artifacts:
@@ -230,7 +233,7 @@ def _answer_claims(artifacts: Any) -> list[Mapping[str, Any]]:
             and isinstance(c.get("end"), int)]
 
 
-def _highlighted(answer: str, artifacts: Any) -> str:
+def _highlighted(answer: str, artifacts: Any, lang: str = "en") -> str:
     """The answer with each judged claim marked: unsupported/contradicted spans highlighted, reason on hover."""
     marks = sorted(_answer_claims(artifacts), key=lambda c: c["start"])
     out, pos = [], 0
@@ -241,7 +244,7 @@ def _highlighted(answer: str, artifacts: Any) -> str:
         verdict = _str(c.get("verdict")).lower()
         cls = _VERDICT_CLASS.get(verdict, "other")
         out.append(_e(answer[pos:start]))
-        out.append(f'<mark class="span-{cls}" title="{_e(verdict)}: {_e(c.get("reason"))}">{_e(answer[start:end])}</mark>')
+        out.append(f'<mark class="span-{cls}" title="{_e(verdict_word(verdict, lang))}: {_e(reason_text(c.get("reason"), lang))}">{_e(answer[start:end])}</mark>')
         pos = end
     out.append(_e(answer[pos:]))
     return "".join(out)
@@ -266,12 +269,13 @@ def _claims(value: Mapping[str, Any], lang: str = "en") -> str:
         counts[verdict] = counts.get(verdict, 0) + 1
         if i >= MAX_CLAIMS:
             continue  # counted in the tally, not listed
-        reason = f'<div class="claim-reason">{_e(capped(_str(c.get("reason")), lang)[0])}</div>' if c.get("reason") else ""
+        shown = reason_text(_str(c.get("reason")), lang)
+        reason = f'<div class="claim-reason">{_e(capped(shown, lang)[0])}</div>' if c.get("reason") else ""
         items.append(f'<li class="claim claim-{_VERDICT_CLASS.get(verdict, "other")}"><span class="verdict-tag">'
-                     f'{_e(verdict)}</span> {_e(capped(_str(c.get("text")), lang)[0])}{reason}</li>')
+                     f'{_e(verdict_word(verdict, lang))}</span> {_e(capped(_str(c.get("text")), lang)[0])}{reason}</li>')
     if len(claims) > MAX_CLAIMS:
         items.append(f'<li class="muted">{_e(msg(lang, "s_more_claims", claims=plural(lang, len(claims) - MAX_CLAIMS, "claims")))}</li>')
-    tally = ", ".join(f"{n} {_e(v)}" for v, n in counts.items())
+    tally = ", ".join(f"{n} {_e(verdict_word(v, lang))}" for v, n in counts.items())
     rest = {k: v for k, v in value.items() if k != "claims"}
     return (f'<p class="muted">{_e(plural(lang, len(claims), "claims"))}: {tally}</p><ul class="claims">{"".join(items)}</ul>'
             + (_json(rest, lang) if rest else ""))
@@ -284,6 +288,6 @@ def _artifacts(artifacts: Any, lang: str = "en") -> str:
         return _json(artifacts, lang)
     parts = []
     for key, value in artifacts.items():
-        body = _claims(value, lang) if _is_claims(value) else _json(value, lang)
+        body = _claims(value, lang) if _is_claims(value) else _json(reasons_in(value, lang), lang)
         parts.append(f'<div class="artifact"><div class="artifact-key"><code>{_e(key)}</code></div>{body}</div>')
     return "".join(parts)

@@ -8,7 +8,14 @@ from . import svg
 from .html_doc import _Doc, _badge, _ci_text, _e, _section, _str, _table, _unscored_text
 from .html_extra import comparison_cell, comparison_intro, has_comparison
 from .gate_text import gate_reason
-from .messages import msg
+from .messages import MESSAGES, msg
+from .metric_text import metric_description
+
+
+def _word(doc: _Doc, kind: str, value: object) -> str:
+    """A gate mode or an aggregate in the page's language; an unknown one (``p95``) as stored."""
+    key = f"{kind}_{value}"
+    return msg(doc.lang, key) if key in MESSAGES else _str(value)
 
 
 def _gates(doc: _Doc) -> str:
@@ -23,7 +30,7 @@ def _gates(doc: _Doc) -> str:
             f'<td class="num">{_e(doc.fmt(name, g.get("value")))}</td>'
             f'<td class="num">{_ci_text(g.get("ci_low"), g.get("ci_high"), doc, name, g.get("value"))}</td>'
             f'<td class="num">{_e(svg.op_symbol(_str(g.get("op"))))} {_e(doc.fmt(name, g.get("threshold")))}</td>'
-            f'<td>{_e(g.get("mode")) or "—"}</td><td>{_badge(g.get("status"), doc.lang, waiting=waits_for_baseline(g))}</td>'
+            f'<td>{_e(_word(doc, "mode", g.get("mode"))) or "—"}</td><td>{_badge(g.get("status"), doc.lang, waiting=waits_for_baseline(g))}</td>'
             + (comparison_cell(doc, name) if compared else "")
             + f'<td class="reason">{_e(gate_reason(g, doc.r, doc.lang))}</td></tr>'
         )
@@ -43,15 +50,16 @@ def _summary(doc: _Doc) -> str:
         entry = doc.summary.get(name) or {}
         ci = entry.get("ci") or {}
         spec = doc.specs.get(name, {})
+        description = metric_description(spec, doc.lang)
         direction = msg(doc.lang, "b_higher" if doc.higher_is_better(name) else "b_lower")
         gated = f' <span class="tag">{msg(doc.lang, "b_gated")}</span>' if doc.gate(name) else ""
         rows.append(
-            f'<tr><td class="metric" title="{_e(spec.get("description"))}">{_e(name)}{gated}'
-            f'<div class="sub">{_e(direction)}</div></td><td>{_e(doc.aggregate(name))}</td>'
+            f'<tr><td class="metric" title="{_e(description)}">{_e(name)}{gated}'
+            f'<div class="sub">{_e(direction)}</div></td><td>{_e(_word(doc, "agg", doc.aggregate(name)))}</td>'
             f'<td class="num">{_e(doc.fmt(name, entry.get("value")))}</td>'
             f'<td class="num">{_ci_text(ci.get("low"), ci.get("high"), doc, name, entry.get("value"))}</td>'
-            f'<td class="num">{_e(entry.get("n", "—"))}</td><td>{_unscored_text(entry)}</td>'
-            f'<td class="desc">{_e(spec.get("description"))}</td></tr>'
+            f'<td class="num">{_e(entry.get("n", "—"))}</td><td>{_unscored_text(entry, lang=doc.lang)}</td>'
+            f'<td class="desc">{_e(description)}</td></tr>'
         )
     head = "<tr>" + "".join(f"<th>{msg(doc.lang, k)}</th>" for k in ("H_metric", "H_aggregate", "H_value", "h_ci")) \
            + "<th>n</th>" + "".join(f"<th>{msg(doc.lang, k)}</th>" for k in ("H_unscored", "H_description")) + "</tr>"

@@ -55,15 +55,15 @@ def render_markdown(results: Mapping[str, Any], *, lang: str | None = None) -> s
                                                   else _cell(g["status"]))
             if waits_for_baseline(g):
                 status = "⏳ " + msg(lang, "st_waiting")
-            out.append(f"| {_code(g['metric'])} | {fmt_value(g['value'], u)} | "
+            out.append(f"| {_code(g['metric'])} | {fmt_value(g['value'], u, lang=lang)} | "
                        f"{fmt_ci(ci, u, lang=lang) if g['value'] is not None else '—'} "
                        f"| {_cell(g['op'])} {g['threshold']:g}{mode} | {status} |{change}")
         out.append("")
     out += [f"| {h['h_metric']} | {h['h_value']} | {h['h_ci']} | n | {h['h_unscored']} |", "|---|---|---|---|---|"]
     for name, e in results["summary"].items():
         u = unit.get(name)
-        out.append(f"| {_code(name)} | {fmt_value(e['value'], u)} | {fmt_ci(e['ci'], u, lang=lang)} | {e['n']} "
-                   f"| {_cell(fmt_unscored(e))} |")
+        out.append(f"| {_code(name)} | {fmt_value(e['value'], u, lang=lang)} | {fmt_ci(e['ci'], u, lang=lang)} | {e['n']} "
+                   f"| {_cell(fmt_unscored(e, lang=lang))} |")
     spend = usage_rows(results, lang=lang)
     if spend:
         out += ["", f"{msg(lang, 'judge_spend')} ({_cell((results.get('usage') or {}).get('model') or '')}):", "",

@@ -206,6 +206,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "g_operational": {"en": "operational", "ru": "эксплуатация"},
     "g_other": {"en": "other", "ru": "прочее"},
     "q_question": {"en": "Question", "ru": "Вопрос"},
+    "s_h_tags": {"en": "tags", "ru": "теги"},
+    "s_h_question": {"en": "question", "ru": "вопрос"},
     "q_answer": {"en": "Answer", "ru": "Ответ"},
     "q_reference": {"en": "Reference", "ru": "Эталон"},
     "q_unscored": {"en": "Unscored", "ru": "Не оценено"},
@@ -218,6 +220,19 @@ MESSAGES: dict[str, dict[str, str]] = {
     "b_not_scored": {"en": "not scored", "ru": "не оценено"},
     "f_schema": {"en": "Schema", "ru": "Схема"},
     "f_seed": {"en": "Seed", "ru": "Seed"},
+    "ci_per metric": {"en": "per metric", "ru": "по метрикам"},
+    # gate modes and aggregates as the HTML tables show them
+    "mode_point": {"en": "point", "ru": "точечно"},
+    "mode_confident": {"en": "confident", "ru": "уверенно"},
+    "mode_non_inferior": {"en": "non_inferior", "ru": "не хуже базового"},
+    "mode_non_inferior_strict": {"en": "non_inferior_strict", "ru": "не хуже базового (строго)"},
+    "agg_mean": {"en": "mean", "ru": "среднее"},
+    # the diagnosis: severity words and the evidence line under each finding
+    "sev_critical": {"en": "critical", "ru": "критично"},
+    "sev_high": {"en": "high", "ru": "важно"},
+    "sev_medium": {"en": "medium", "ru": "средне"},
+    "d_bar": {"en": "bar", "ru": "планка"},
+    "d_answered": {"en": "{answered} of {n} answered", "ru": "ответ дан на {answered} из {n}"},
     "f_ci": {"en": "CI", "ru": "ДИ"},
     "f_level": {"en": "{level} level", "ru": "уровень {level}"},
     "f_resamples": {"en": "{n} resamples", "ru": "повторных выборок: {n}"},
@@ -289,6 +304,21 @@ def local_num(x: Any, lang: str, spec: str = ".3f") -> str:
         return "—"
     text = format(float(x), spec)
     return text.replace(".", ",") if lang == "ru" else text
+
+
+#: unit symbols as each language writes them (results.json keeps "ms")
+UNITS: dict[str, dict[str, str]] = {"ms": {"ru": "мс"}}
+
+
+def unit_label(unit: str | None, lang: str) -> str | None:
+    """A unit symbol in ``lang``: ``ms`` -> ``мс`` in Russian; others as stored."""
+    return UNITS.get(unit or "", {}).get(lang, unit) if unit else unit
+
+
+def severity_word(severity: Any, lang: str) -> str:
+    """A diagnosis severity (``critical``, ``high``, ``medium``) in ``lang``; an unknown one as stored."""
+    s = "" if severity is None else str(severity)
+    return msg(lang, f"sev_{s}") if f"sev_{s}" in MESSAGES else s
 
 
 def msg(lang: str, key: str, **fields: Any) -> str:

@@ -10,7 +10,8 @@ from .common import (alarm_lines, baseline_line, comparison_of, diagnosis_headin
                      fmt_value, gate_by_metric, gate_notes, too_small_note, units, verdict_line)
 from ..gates.check import waits_for_baseline
 from .escape import terminal_text as _t
-from .messages import msg, plural, report_lang
+from . import judge_text
+from .messages import local_num, msg, plural, report_lang, severity_word
 
 
 _UNSCORED_WIDTH = 48
@@ -37,10 +38,10 @@ def render_table(results: Mapping[str, Any], *, lang: str | None = None) -> str:
         g = gates.get(name)
         word = msg(lang, "st_waiting").upper() if g and waits_for_baseline(g) else (g or {}).get("status", "").upper()
         gate = f"{word} {_t(g['op'])} {g['threshold']:g}" if g else ""
-        unscored = _t(fmt_unscored(entry))
+        unscored = _t(fmt_unscored(entry, lang=lang))
         if len(unscored) > _UNSCORED_WIDTH:  # the full list is in report.md / report.html / results.json
             unscored = unscored[: _UNSCORED_WIDTH - 1] + "…"
-        row: tuple[str, ...] = (_t(name), fmt_value(entry["value"], unit.get(name)), fmt_ci(entry["ci"], unit.get(name), lang=lang),
+        row: tuple[str, ...] = (_t(name), fmt_value(entry["value"], unit.get(name), lang=lang), fmt_ci(entry["ci"], unit.get(name), lang=lang),
                str(entry["n"]), unscored, gate)
         if compared:
             row += (_t(fmt_change(comparison_of(results, name), unit.get(name), lang=lang)),)
@@ -76,7 +77,7 @@ def render_table(results: Mapping[str, Any], *, lang: str | None = None) -> str:
     if diags:
         lines += ["", f"{diagnosis_heading(results, lang=lang)}:"]
         for i, d in enumerate(diags, 1):
-            lines.append(f"  {i}. [{_t(d['severity'])}] {_t(d['title'])}")
+            lines.append(f"  {i}. [{_t(severity_word(d['severity'], lang))}] {_t(d['title'])}")
             lines += _wrap(_t(d["text"]), "     ")
     lines.append("")
     lines.append(verdict_line(results, lang=lang))
@@ -100,8 +101,8 @@ def _judge_line(results: Mapping[str, Any], lang: str) -> str | None:
         j = entry.get("judge") if isinstance(entry, Mapping) else None
         if isinstance(j, Mapping):
             acc = j.get("measured_accuracy") or {}
-            tasks = "; ".join(f"{t} {v:.2f}" for t, v in (acc.get("by_task") or {}).items())
+            tasks = "; ".join(f"{t} {local_num(v, lang, '.2f')}" for t, v in judge_text.tasks(acc, lang))
             head = msg(lang, "j_line", judge=j.get("judge"), model=j.get("model"), version=j.get("version"))
-            measured = msg(lang, "j_measured", measure=acc.get("measure", "accuracy"), tasks=tasks)
-            return head + (f"{measured} {acc.get('advice', '')}".rstrip() if tasks else "")
+            measured = msg(lang, "j_measured", measure=judge_text.measure_text(acc, lang), tasks=tasks)
+            return head + (f"{measured} {judge_text.advice_text(acc, lang)}".rstrip() if tasks else "")
     return None
