@@ -27,7 +27,7 @@ def test_offline_judge_against_mtrag_human_ratings(tmp_path, capsys):
     human.write_text("\n".join(json.dumps({"id": r["id"], "ratings": r["human_faithfulness"]}) for r in rows),
                      encoding="utf-8")
     code = main(["calibrate", str(tmp_path / "run" / "results.json"), str(human), "--human-field", "ratings",
-                 "--human-scale", "1", "4", "--format", "json"])
+                 "--human-scale", "1", "4", "--format", "json", "--record", str(tmp_path / "calibration.json")])
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     text = json.dumps(out)
@@ -35,3 +35,6 @@ def test_offline_judge_against_mtrag_human_ratings(tmp_path, capsys):
     for key in ("spearman", "pearson", "kendall", "krippendorff", "verdict"):
         assert key in text.lower()
     assert res.summary["faithfulness"].n >= 90  # MTRAG answers are scorable, few unscored
+    # the calibration is recorded with the judge that scored the run (for the reminder in ragauge eval)
+    record = json.loads((tmp_path / "calibration.json").read_text(encoding="utf-8"))["records"][-1]
+    assert record["judge"] == "offline" and record["n"] == out["counts"]["paired"]

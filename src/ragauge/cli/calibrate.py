@@ -1,21 +1,26 @@
-"""``ragauge calibrate JUDGED HUMAN``: how far to trust a judge metric, measured against human ratings.
+"""``ragauge calibrate``: how far to trust a judge metric, measured against human ratings.
 
-JUDGED is a results.json; HUMAN a JSONL or CSV file with ``id`` and one or more rating fields: one
-field per rater (``--human-field a --human-field b``, or columns ``rater_1..n`` found by themselves), or
-one field holding a list of ratings (``[3, 4, 4]``; in CSV also ``3;4;4``). Ratings are 1-5, 1-4 or 0/1.
-The consensus of a sample is the median of its ratings.
+- ``ragauge calibrate export RESULTS.json --out sheet.xlsx|csv [--metric M] [--n 50] [--seed 0]``: a sheet
+  of judged answers for people to rate 1-5 (:mod:`.calibrate_sheet`).
+- ``ragauge calibrate RESULTS.json --human HUMAN`` (or ``ragauge calibrate RESULTS.json HUMAN``): the report.
+  HUMAN is the rated sheet (XLSX/CSV, column ``human_rating``) or a JSONL or CSV file with ``id`` and one
+  or more rating fields: one field per rater (``--human-field a --human-field b``, or columns
+  ``rater_1..n`` found by themselves), or one field holding a list of ratings (``[3, 4, 4]``; in CSV also
+  ``3;4;4``). Ratings are 1-5, 1-4 or 0/1. The consensus of a sample is the median of its ratings.
+  ``--bias``: do longer or more assertive answers get higher judge scores at equal human rating
+  (:mod:`ragauge.stats.bias`)? Each report appends a record (judge model, prompts hash, agreement) to
+  ``.ragauge/calibration.json`` (:mod:`ragauge.judges.llm.calibration`; ``--record PATH``, ``--no-record``).
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import re
 from pathlib import Path
 from typing import Any
 
-_AUTO_FIELDS = ("human_{metric}", "human", "rating", "ratings", "label", "human_label")
+_AUTO_FIELDS = ("human_{metric}", "human_rating", "human", "rating", "ratings", "label", "human_label")
 _RATER = re.compile(r"^rater_?\d+$")
 
 
@@ -29,22 +34,39 @@ def register(sub) -> None:
         "(Krippendorff's alpha) when several raters exist, the judge threshold that best matches the human "
         "labels, and a prediction-powered (bias-corrected) estimate of the metric. Verdict against the rule "
         "'correlation > 0.7' and against the raters' own agreement.",
-        epilog="Exit codes: 0 report printed, 2 bad input. Methods: docs/statistics.md.",
+        epilog="Exit codes: 0 report printed (or sheet written), 2 bad input. Examples: ragauge calibrate export "
+        "results.json --out sheet.xlsx --n 50; ragauge calibrate results.json --human sheet.xlsx --bias. "
+        "Methods: docs/statistics.md.",
     )
-    p.add_argument("judged", help="results.json with the judge metric")
-    p.add_argument("human", help="JSONL or CSV with 'id' and human ratings")
+    p.add_argument("judged", metavar="RESULTS", help="results.json with the judge metric; or 'export' followed "
+                   "by RESULTS to write a sheet for human raters")
+    p.add_argument("human_pos", nargs="?", metavar="HUMAN", help="the human ratings (same as --human)")
+    p.add_argument("--human", dest="human_opt", metavar="FILE",
+                   help="the rated sheet (.xlsx/.csv from 'calibrate export') or JSONL/CSV with 'id' and ratings")
     p.add_argument("--metric", default="faithfulness", help="judge metric to calibrate (default faithfulness)")
     p.add_argument("--human-field", action="append", metavar="FIELD",
                    help="rating field; repeat for one field per rater; a field may hold a list of ratings "
-                   "(default: rater_1..n columns, else human_<metric>, human, rating, ratings, label)")
+                   "(default: rater_1..n columns, else human_<metric>, human_rating, human, rating, ratings, label)")
     p.add_argument("--human-scale", nargs=2, type=float, metavar=("LO", "HI"),
                    help="the human rating scale (default: inferred: 0-1 for 0/1 labels, else 1-4 or 1-5)")
     p.add_argument("--threshold", type=float, default=0.5,
                    help="judge score at or above which a sample counts as positive, for kappa (default 0.5)")
     p.add_argument("--human-threshold", type=float, default=None,
                    help="human consensus at or above which a sample is positive (default: scale midpoint)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap CIs (default 0)")
+    p.add_argument("--bias", action="store_true",
+                   help="also test whether the judge favours longer or more assertive answers at equal human rating")
+    p.add_argument("--data", metavar="SAMPLES",
+                   help="the samples the run evaluated (answers' contexts for 'export'; answers for --bias when "
+                   "results.json lacks them); default: the data file the run names")
+    p.add_argument("--record", metavar="PATH",
+                   help="calibration record to append to (default .ragauge/calibration.json beside ragauge.toml)")
+    p.add_argument("--no-record", action="store_true", help="do not write the calibration record")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap CIs and of the export's sample (default 0)")
     p.add_argument("--format", choices=("table", "json"), default="table")
+    g = p.add_argument_group("export (ragauge calibrate export RESULTS.json --out sheet.xlsx)")
+    g.add_argument("--out", help="the sheet to write: .xlsx (recommended) or .csv")
+    g.add_argument("--n", type=int, default=50, help="answers to sample, stratified by judge score (default 50)")
+    g.add_argument("--blind", action="store_true", help="leave the judge's score and reasons out of the sheet")
     p.set_defaults(func=run)
 
 
@@ -92,17 +114,20 @@ def _records(path: str) -> list[tuple[int, dict[str, Any]]]:
 
     file = Path(path)
     if not file.is_file():
-        raise InputError("file not found", file=path, hint="pass a JSONL or CSV file with 'id' and rating fields")
+        raise InputError("file not found", file=path,
+                         hint="pass the rated sheet (.xlsx/.csv) or a JSONL/CSV file with 'id' and rating fields")
+    if file.suffix.lower() in (".csv", ".tsv", ".xlsx"):
+        from .calibrate_sheet import read_rows
+
+        return read_rows(file)
     try:
-        text = file.read_text(encoding="utf-8-sig")
+        file.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise InputError("not UTF-8 text", file=path, hint="save the file as UTF-8") from None
-    if file.suffix.lower() in (".csv", ".tsv"):
-        reader = csv.DictReader(text.splitlines(), delimiter="\t" if file.suffix.lower() == ".tsv" else ",")
-        return [(k + 2, dict(row)) for k, row in enumerate(reader)]
     from ..data.jsonl import read_json_objects
 
-    return read_json_objects(file, what="human ratings", hint="one JSON object per line (JSONL), or use a .csv file")
+    return read_json_objects(file, what="human ratings",
+                             hint="one JSON object per line (JSONL), or use a .csv or .xlsx file")
 
 
 def read_human(path: str, *, metric: str, fields: list[str] | None) -> tuple[dict[str, list[float | None]], list[str]]:
@@ -113,6 +138,10 @@ def read_human(path: str, *, metric: str, fields: list[str] | None) -> tuple[dic
     if not rows:
         raise InputError("no rows", file=path, hint="the file needs 'id' and at least one rating field")
     keys = list(dict.fromkeys(k for _, r in rows for k in r))
+    from .calibrate_sheet import RATING, check_sheet
+
+    if RATING in keys and (not fields or RATING in fields):
+        check_sheet(rows, file=path, metric=metric)
     if not fields:
         fields = [k for k in keys if _RATER.match(k)]
         if not fields:
@@ -229,6 +258,7 @@ def build_report(args: argparse.Namespace) -> dict[str, Any]:
         ppi_note = ("every judged sample has a human rating: the human mean is the estimate "
                     f"({float(y01.mean()):.4g} on the 0-1 scale); PPI needs judged samples without ratings")
     word, sentence = ag.calibration_verdict(corr["spearman"], raters["rater_vs_others_spearman"])
+    bias = _bias(args, ids, f, consensus) if args.bias else None
     return {
         "judged": args.judged, "human": args.human, "metric": args.metric, "human_fields": fields,
         "human_scale": [lo, hi], "counts": counts,
@@ -239,7 +269,61 @@ def build_report(args: argparse.Namespace) -> dict[str, Any]:
         "best_threshold": threshold.to_dict(),
         "ppi": ppi, "ppi_note": ppi_note,
         "verdict": word, "verdict_reason": sentence,
+        "bias": bias,
+        "judge": _judge_of(run_doc_judge(args.judged, args.metric)),
     }
+
+
+def run_doc_judge(judged: str, metric: str) -> dict[str, Any] | None:
+    """The judge provenance of ``metric`` in the run (``summary[metric].judge``), if recorded."""
+    from .compare import load_results
+
+    summary = (load_results(judged).get("summary") or {}).get(metric) or {}
+    judge = summary.get("judge") if isinstance(summary, dict) else None
+    return judge if isinstance(judge, dict) else None
+
+
+def _judge_of(prov: dict[str, Any] | None) -> dict[str, Any] | None:
+    if prov is None:
+        return None
+    from ..judges.llm.calibration import JudgeFingerprint
+
+    return JudgeFingerprint.from_mapping(prov).to_dict()
+
+
+def _answers(args: argparse.Namespace, ids: list[str]) -> dict[str, str]:
+    """Answer texts by id: from results.json, else from --data (or the data file the run names)."""
+    from ..errors import InputError
+    from .compare import load_results
+
+    doc = load_results(args.judged)
+    found = {s["id"]: s.get("answer") for s in doc.get("samples") or [] if isinstance(s, dict) and "id" in s}
+    if all(isinstance(found.get(i), str) for i in ids):
+        return {i: found[i] for i in ids}
+    path = args.data or (doc.get("source") or {}).get("path")
+    if not path or not Path(path).is_file():
+        raise InputError("--bias needs the answers' text, and results.json does not hold it", file=args.judged,
+                         field="samples[].answer", hint="pass the evaluated samples with --data SAMPLES")
+    from ..data import load
+
+    texts = {s.id: s.answer or "" for s in load(path)}
+    missing = [i for i in ids if i not in texts]
+    if missing:
+        raise InputError(f"{len(missing)} rated id(s) are not in the data file, e.g. {missing[0]!r}", file=path,
+                         field="id", hint="pass the samples file this run evaluated")
+    return {i: texts[i] for i in ids}
+
+
+def _bias(args: argparse.Namespace, ids: list[str], judge: Any, consensus: Any) -> dict[str, Any]:
+    from ..stats.bias import assertiveness, bias_verdict, judge_bias, word_count
+
+    answers = _answers(args, ids)
+    out = {}
+    for name, fn in (("length", word_count), ("assertiveness", assertiveness)):
+        feature = [float(fn(answers[i] or "")) for i in ids]
+        r = judge_bias(judge, feature, consensus, name=name, seed=args.seed)
+        out[name] = {**r.to_dict(), "sentence": bias_verdict(r)}
+    return out
 
 
 def _f(x: Any, fmt: str = ".3f") -> str:
@@ -287,11 +371,76 @@ def format_table(rep: dict[str, Any]) -> str:
     else:
         lines.append(f"PPI: {rep['ppi_note']}")
     lines += ["", f"verdict: {rep['verdict']} - {rep['verdict_reason']}"]
+    if rep.get("bias"):
+        lines += ["", "bias at equal human rating (partial Spearman correlation of the judge score with the feature, "
+                  "human consensus held fixed; 95% bootstrap CI)"]
+        lines += [f"  {b['sentence']}" for b in rep["bias"].values()]
+    if rep.get("record"):
+        lines += ["", f"recorded in {rep['record']} (ragauge eval reminds you when the judge changes)"]
+    elif rep.get("record_note"):
+        lines += ["", rep["record_note"]]
     return "\n".join(lines)
 
 
+def _record(args: argparse.Namespace, rep: dict[str, Any]) -> None:
+    """Append the calibration record (unless --no-record); says where, or why not, in ``rep``."""
+    if args.no_record:
+        return
+    if rep["judge"] is None:
+        rep["record_note"] = (f"not recorded: {args.judged} does not say which judge scored {args.metric} "
+                              "(summary.judge); re-run ragauge eval with this version")
+        return
+    from ..judges.llm.calibration import JudgeFingerprint, append_record, default_record_path
+
+    path = Path(args.record) if args.record else default_record_path()
+    sp = rep["correlations"]["spearman"]
+    figures = {"n": rep["counts"]["paired"], "spearman": sp["estimate"],
+               "spearman_ci": [sp["ci"]["low"], sp["ci"]["high"]] if sp["ci"] else None,
+               "kappa": rep["kappa"]["kappa"], "verdict": rep["verdict"],
+               "bias": {k: v["verdict"] for k, v in rep["bias"].items()} if rep.get("bias") else None}
+    append_record(path, JudgeFingerprint.from_mapping(rep["judge"]), metric=args.metric, figures=figures,
+                  sources={"judged": args.judged, "human": rep["human"]})
+    rep["record"] = str(path)
+
+
+def _resolve(args: argparse.Namespace) -> None:
+    """``judged``/``human`` from the positional and ``--human`` forms; options of the other mode refused."""
+    from ..errors import InputError
+
+    if args.judged == "export" and not Path("export").is_file():
+        args.mode = "export"
+        if args.human_opt or not args.human_pos:
+            raise InputError("export takes one results.json", field="RESULTS",
+                             hint="ragauge calibrate export RESULTS.json --out sheet.xlsx")
+        if not args.out:
+            raise InputError("export needs --out", field="--out",
+                             hint="ragauge calibrate export RESULTS.json --out sheet.xlsx (or .csv)")
+        args.judged, args.human_pos = args.human_pos, None
+        return
+    args.mode = "report"
+    if args.out:
+        raise InputError("--out is for 'ragauge calibrate export'", field="--out",
+                         hint="ragauge calibrate export RESULTS.json --out sheet.xlsx")
+    if args.human_pos and args.human_opt and args.human_pos != args.human_opt:
+        raise InputError("two human rating files given", field="--human", value=[args.human_pos, args.human_opt],
+                         hint="give one: ragauge calibrate RESULTS.json --human sheet.xlsx")
+    args.human = args.human_opt or args.human_pos
+    if not args.human:
+        raise InputError("no human ratings given", field="--human",
+                         hint="ragauge calibrate RESULTS.json --human sheet.xlsx; make the sheet with "
+                         "'ragauge calibrate export RESULTS.json --out sheet.xlsx'")
+
+
 def run(args: argparse.Namespace) -> int:
+    _resolve(args)
+    if args.mode == "export":
+        from .calibrate_sheet import export
+
+        print(export(args.judged, args.out, metric=args.metric, n=args.n, seed=args.seed, data=args.data,
+                     blind=args.blind))
+        return 0
     rep = build_report(args)
+    _record(args, rep)
     if args.format == "json":
         print(json.dumps(rep, indent=2, ensure_ascii=False, allow_nan=False))
     else:

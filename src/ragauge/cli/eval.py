@@ -95,6 +95,19 @@ def _judge(args: argparse.Namespace):
                       prices=args.prices, dry_run=args.dry_run, band=getattr(args, "cascade_band", None))
 
 
+def _remind_calibration(judge, args: argparse.Namespace) -> None:
+    """An LLM judge whose model or prompts changed since the last `ragauge calibrate` (or never calibrated):
+    say so before spending, on stderr."""
+    if judge is None or isinstance(judge, str) or args.dry_run or args.quiet:
+        return
+    from ..judges.llm.calibration import calibration_reminder
+
+    lang = "ru" if args.lang == "ru" else "en"
+    message = calibration_reminder(judge, lang=lang)
+    if message:
+        print(f"ragauge: {message}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     from ..config import load_config
     from ..engine import EvalConfig, evaluate
@@ -113,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
         allow_intersection=args.intersection or None, min_slice_n=args.min_slice,
         lang=None if args.lang == "auto" else args.lang, app_name=args.app_name, app_version=args.app_version)
     judge = config.judge
+    _remind_calibration(judge, args)
     results = evaluate(data, config, progress=_progress(args.quiet))
     if args.data == "demo":
         results.source = "demo"

@@ -14,6 +14,8 @@
   ``theta = mean(f(X_u)) - mean(f(X_l) - Y_l)``, ``Var = var(f(X_u))/N + var(f(X_l) - Y_l)/n``,
   normal CI.
 - :func:`calibration_verdict`: the seed rule (Spearman > 0.7) and the raters' own agreement (ceiling).
+- :func:`stratified_sample`: which judged answers to give human raters: equal shares from equal-width
+  bins of the judge score, so the low scores (rare, and the ones that matter) are rated too.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ __all__ = [
     "krippendorff_alpha",
     "ppi_mean",
     "rater_ceiling",
+    "stratified_sample",
 ]
 
 SEED_RULE = 0.7  #: the seeds' rule: a judge is usable when its correlation with humans exceeds 0.7
@@ -417,3 +420,42 @@ def calibration_verdict(spearman: CorrelationResult, ceiling: float | None, *, r
                                         f"other, so the rule cannot be met on this data")
     gap = "" if ceiling is None else f", and {ceiling - rho:+.2f} below the raters' own agreement"
     return "not calibrated", f"{head}: below the {rule:g} rule{gap}; do not trust this judge's scores yet"
+
+
+# --- what to rate ---------------------------------------------------------------------------------
+
+
+def stratified_sample(scores: Sequence[float], n: int, *, bins: int = 5, lo: float = 0.0, hi: float = 1.0,
+                      seed: int | np.random.Generator = 0) -> list[int]:
+    """Indices of ``n`` items drawn without replacement, stratified by score.
+
+    ``[lo, hi]`` is cut into ``bins`` equal-width bins (the top edge belongs to the last one). Each
+    non-empty bin gets an equal share; a bin with fewer items than its share gives them all, and the
+    rest is shared again among the bins that still have items (so a judge that scores almost everything
+    1.0 still has its few low scores rated). Within a bin the draw is uniform and seeded. Returned sorted.
+
+    >>> picked = stratified_sample([0.99] * 8 + [0.1, 0.3], 4)   # 8 high scores, 2 low ones
+    >>> [i for i in picked if i >= 8], len(picked)                  # both low ones are rated
+    ([8, 9], 4)
+    """
+    s = np.asarray(scores, dtype=np.float64)
+    if s.ndim != 1 or not np.isfinite(s).all():
+        raise ValueError("scores must be a 1-D array of finite numbers")
+    if n < 1 or bins < 1 or not hi > lo:
+        raise ValueError(f"need n >= 1, bins >= 1 and hi > lo (got n={n}, bins={bins}, lo={lo}, hi={hi})")
+    rng = _rng(seed)
+    which = np.clip(((s - lo) / (hi - lo) * bins).astype(int), 0, bins - 1)
+    pools = [list(rng.permutation(np.flatnonzero(which == b))) for b in range(bins)]
+    pools = [p for p in pools if p]
+    take = [0] * len(pools)
+    left = min(n, s.size)
+    while left > 0:
+        open_ = [k for k, p in enumerate(pools) if take[k] < len(p)]
+        share = max(1, left // len(open_))
+        for k in open_:
+            give = min(share, len(pools[k]) - take[k], left)
+            take[k] += give
+            left -= give
+            if left == 0:
+                break
+    return sorted(int(i) for k, p in enumerate(pools) for i in p[:take[k]])

@@ -22,6 +22,12 @@ request body returning them. ``server.headers`` records each request's headers.
 ``server.paths`` and ``server.auth`` record each request's path (with its query string) and
 Authorization header.
 
+``POST .../embeddings`` (``{"model", "input": [...]}``) answers with ``embedder(text) -> vector`` for each
+input (default :func:`bag_of_words_vector`: deterministic, texts sharing words point the same way), in
+the OpenAI shape (``data[i].embedding``, ``index``; listed in reverse order, so a client must sort by
+``index``) with ``usage.prompt_tokens`` = the number of words; the scripted actions apply to it too,
+plus ``{"embeddings": [[...], ...]}``: reply with exactly these vectors.
+
 ``reject_json_schema`` answers any ``response_format.type == "json_schema"`` with HTTP 500, as
 llama-cpp-python 0.3.36 does; ``reject_json_object`` answers json_object with HTTP 400;
 ``reject_seed`` answers any request with a ``seed`` with HTTP 400 naming it.
@@ -97,6 +103,14 @@ def judge_responder(body: dict[str, Any]) -> str:
     return "{}"
 
 
+def bag_of_words_vector(text: str, dims: int = 32) -> list[float]:
+    """A deterministic toy embedding: word counts hashed (crc32) into ``dims`` buckets."""
+    vec = [0.0] * dims
+    for w in re.findall(r"\w+", text.lower()):
+        vec[zlib.crc32(w.encode()) % dims] += 1.0
+    return vec
+
+
 _BOMBS: dict[int, bytes] = {}
 
 
@@ -113,6 +127,7 @@ def _zeros_gzipped(size: int) -> bytes:
 class FakeOpenAI:
     def __init__(self, responder: Callable[[dict[str, Any]], str] = judge_responder) -> None:
         self.responder = responder
+        self.embedder: Callable[[str], list[float]] = bag_of_words_vector
         self.script: deque[dict[str, Any]] = deque()
         self.requests: list[dict[str, Any]] = []
         self.paths: list[str] = []
@@ -249,6 +264,16 @@ class FakeOpenAI:
                     return
                 if "http_body" in action:
                     self._send(200, action["http_body"].encode())
+                    return
+                if self.path.split("?")[0].endswith("/embeddings"):
+                    texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+                    vectors = action.get("embeddings") or [fake.embedder(t) for t in texts]
+                    data = [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(vectors)][::-1]
+                    words = sum(len(t.split()) for t in texts)
+                    with fake._lock:
+                        fake.answered += 1
+                    self._send(200, json.dumps({"object": "list", "model": body.get("model"), "data": data,
+                                                "usage": {"prompt_tokens": words, "total_tokens": words}}).encode())
                     return
                 if fake.delay:
                     time.sleep(fake.delay)

@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = ["budget", "cache", "client", "config", "judge", "outcome", "parse", "prompts", "ratelimit", "spans",
-           "tokens", "verdicts", "usage", "cascade", "prefetch"]
+           "tokens", "verdicts", "usage", "cascade", "prefetch", "embeddings", "calibration"]
 
 
 @pytest.mark.parametrize("name", MODULES)

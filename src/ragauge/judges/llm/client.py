@@ -354,13 +354,33 @@ class ChatClient:
 
     async def _chat(self, messages: Sequence[dict[str, str]], schema: dict[str, Any] | None, schema_name: str,
                     max_tokens: int | None) -> ChatReply:
+        prompt_estimate = sum(estimate_tokens(m.get("content", "")) for m in messages)
+
+        def build() -> tuple[dict[str, Any], str | None]:
+            mode = self.mode
+            return self._body(messages, schema, schema_name, max_tokens), (mode if schema is not None else None)
+
+        def read(doc: dict[str, Any], mode: str | None, attempts: int) -> tuple[ChatReply, int]:
+            reply = self._read(doc, mode or self.mode, attempts, prompt_estimate)
+            with _ENDPOINTS_LOCK:
+                if schema is not None and self._caps["mode"] == mode:
+                    self._caps["confirmed"] = True
+            return reply, reply.usage.total
+
+        reply: ChatReply = await self._exchange(build, read, prompt_estimate + (max_tokens or self.config.max_tokens),
+                                                what="a chat completion")
+        return reply
+
+    async def _exchange(self, build: Callable[[], tuple[dict[str, Any], str | None]],
+                        read: Callable[[dict[str, Any], str | None, int], tuple[Any, int]], estimate: int, *,
+                        what: str) -> Any:
+        """POST ``build()``'s body until ``read(doc, mode, attempts)`` accepts a 200 reply (returning the
+        result and the tokens it cost), with the retry, downgrade and error rules of the module docstring.
+        ``build`` returns the body and the structured-output mode it used (``None``: it asked for none)."""
         cfg = self.config
         retries, attempts, unreachable, waited = 0, 0, 0, 0.0
-        prompt_estimate = sum(estimate_tokens(m.get("content", "")) for m in messages)
-        estimate = prompt_estimate + (max_tokens or cfg.max_tokens)
         while True:
-            mode = self.mode
-            body = self._body(messages, schema, schema_name, max_tokens)
+            body, mode = build()
             payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
             ticket = await self.limiter.acquire(estimate)
             attempts += 1
@@ -390,18 +410,14 @@ class ChatClient:
                 text = data.decode("utf-8", errors="replace")
                 if status == 200:
                     try:
-                        reply = self._read(json.loads(text), mode, attempts, prompt_estimate)
-                    except (json.JSONDecodeError, KeyError, IndexError, TypeError, AttributeError) as exc:
-                        problem = f"HTTP 200 with a body that is not a chat completion ({exc}): {text[:200]!r}"
+                        result, tokens = read(json.loads(text), mode, attempts)
+                    except (json.JSONDecodeError, KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
+                        problem = f"HTTP 200 with a body that is not {what} ({exc}): {text[:200]!r}"
                         self._notice("bad body", f"{problem} (retrying)")
                     else:
-                        self.limiter.settle(ticket, reply.usage.total)
-                        with _ENDPOINTS_LOCK:
-                            if schema is not None and self._caps["mode"] == mode:
-                                self._caps["confirmed"] = True
-                        return reply
-                elif status in _FORMAT_REJECT and self._downgrade(
-                        text, mode if schema is not None else None, "seed" in body):
+                        self.limiter.settle(ticket, tokens)
+                        return result
+                elif status in _FORMAT_REJECT and self._downgrade(text, mode, "seed" in body):
                     continue  # a different request, not a retry of the same one
                 elif status in (401, 403):
                     raise JudgeError(f"LLM endpoint {cfg.endpoint} refused the credentials (HTTP {status}): "

@@ -9,6 +9,9 @@ Env vars (one prefix, read by :meth:`LLMConfig.from_env`)::
     RAGAUGE_LLM_MAX_REPLY_BYTES  cap on one reply body, bytes (default 1048576; at least 1024)
     RAGAUGE_LLM_TIMEOUT    seconds for one whole HTTP request (default 120; 0 = no deadline)
     RAGAUGE_LLM_MAX_WAIT   seconds one call may wait between its retries in all (default 300)
+    RAGAUGE_LLM_EMBEDDINGS_MODEL     embeddings model for answer relevancy's cosines, sent to the
+                                     endpoint's /embeddings (default: none = the offline embedder)
+    RAGAUGE_LLM_EMBEDDINGS_BASE_URL  where that model is served, if not at RAGAUGE_LLM_BASE_URL
 
 Spec strings (``--judge`` on the command line, ``get_judge("...")`` in Python)::
 
@@ -94,6 +97,11 @@ class LLMConfig:
     structured: str = "auto"
     parse_retries: int = 1
     questions: int = 3  #: questions generated per answer for answer relevancy
+    #: embeddings model for answer relevancy's cosines (OpenAI-compatible ``/embeddings``); ``None``: offline
+    embeddings_model: str | None = None
+    #: where the embeddings model is served (``None``: ``base_url``); may hold secrets like ``base_url``
+    embeddings_base_url: str | None = field(default=None, repr=False)
+    embeddings_batch: int = 64  #: texts per ``/embeddings`` request
 
     def __post_init__(self) -> None:
         if not self.model:
@@ -116,8 +124,22 @@ class LLMConfig:
         if self.concurrency < 1 or self.max_tokens < 1 or self.questions < 1:
             raise ConfigError("LLM judge: concurrency, max_tokens and questions must be >= 1 "
                               f"(got {self.concurrency}, {self.max_tokens}, {self.questions})")
+        if self.embeddings_base_url is not None and not self.embeddings_base_url.startswith(("http://", "https://")):
+            raise ConfigError("LLM judge: embeddings base URL must start with http:// or https:// (got "
+                              f"{redact_url(self.embeddings_base_url)!r}; {ENV_PREFIX}EMBEDDINGS_BASE_URL)")
+        if self.embeddings_model is not None and not self.embeddings_model.strip():
+            raise ConfigError(f"LLM judge: embeddings model is empty; unset {ENV_PREFIX}EMBEDDINGS_MODEL or name a model")
+        if self.embeddings_batch < 1:
+            raise ConfigError(f"LLM judge: embeddings_batch must be >= 1 (got {self.embeddings_batch!r})")
         if self.structured != "auto" and self.structured not in STRUCTURED_MODES:
             raise ConfigError(f"LLM judge: structured must be 'auto' or one of {STRUCTURED_MODES} (got {self.structured!r})")
+
+    @property
+    def embeddings_endpoint(self) -> str | None:
+        """Where embeddings are asked for, redacted; ``None`` without an embeddings model."""
+        if self.embeddings_model is None:
+            return None
+        return redact_url(self.embeddings_base_url or self.base_url)
 
     @property
     def endpoint(self) -> str:
@@ -137,6 +159,8 @@ class LLMConfig:
             "model": env.get(ENV_PREFIX + "MODEL", ""),
             "base_url": env.get(ENV_PREFIX + "BASE_URL") or DEFAULT_BASE_URL,
             "api_key": env.get(ENV_PREFIX + "API_KEY") or None,
+            "embeddings_model": env.get(ENV_PREFIX + "EMBEDDINGS_MODEL") or None,
+            "embeddings_base_url": env.get(ENV_PREFIX + "EMBEDDINGS_BASE_URL") or None,
         }
         raw_headers = env.get(ENV_PREFIX + "HEADERS")
         if raw_headers:

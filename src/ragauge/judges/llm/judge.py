@@ -11,7 +11,9 @@ Call plan (one call = one chat completion; a cache hit costs none):
   if a source it holds was cited, else ``unsupported``. So context recall and the k per-context checks
   of context precision cost one call together, whatever k is.
 - ``relevance(questions, answers)``: one call per answer generates ``config.questions`` questions it
-  answers and a noncommittal flag (``questions.LANG``); the offline embedder gives cosines;
+  answers and a noncommittal flag (``questions.LANG``); the offline embedder gives cosines, or, with
+  ``config.embeddings_model``, the endpoint's ``/embeddings`` (cached per text, batched, budgeted:
+  ``embeddings.py``);
   :func:`relevancy_from_questions` combines them.
 - ``refusals``, ``similarity``, ``toxicity``: delegated to the offline judge (no call); provenance
   says so.
@@ -123,6 +125,8 @@ class LLMJudge:
         self.plan = PlannedCalls(prices=self.budget.prices)
         self.ledger = UsageLedger(self.budget.prices)  # per metric / per prompt; see usage.py
         self._offline = offline
+        self._sleep = sleep
+        self._embedder: Any = None  #: EndpointEmbedder, made on first use (config.embeddings_model)
         self._prompts: dict[str, str] = {}
         self._outcomes: dict[str, int] = {}
         self.asks = 0  #: asks sent through the judge (cache hits included; dry runs not)
@@ -158,7 +162,8 @@ class LLMJudge:
             "endpoint": self.config.endpoint,
             "prompts": dict(sorted(self._prompts.items())),
             "structured_output": self.client.mode,
-            "delegated_to_offline": ["refusals", "similarity", "toxicity", "relevance embeddings"],
+            "delegated_to_offline": ["refusals", "similarity", "toxicity"]
+            + ([] if self.config.embeddings_model else ["relevance embeddings"]),
             "usage": spend,
             "client": {"requests": self.client.stats.requests, "retries": self.client.stats.retries,
                        "downgrades": list(self.client.stats.downgrades),
@@ -166,6 +171,9 @@ class LLMJudge:
             "asks": {"sent": self.asks, "answered": self.answered},
             "outcomes": dict(sorted(self._outcomes.items())),
         }
+        if self.config.embeddings_model:
+            details["embeddings"] = {"model": self.config.embeddings_model,
+                                     "endpoint": self.config.embeddings_endpoint}
         if self.dry_run:
             details["dry_run"] = self.plan.to_dict()
         return Provenance("llm", self.config.model, prompts_version(), details)
@@ -445,14 +453,59 @@ class LLMJudge:
                     pairs_a.append(questions[i])
                     pairs_b.append(q)
                     owner.append(i)
+        if self.dry_run and self.config.embeddings_model:
+            self._plan_embeddings(questions, answers)
         if pairs_a:
-            cos = np.asarray(self.offline.similarity(pairs_a, pairs_b), dtype=float)
-            per: dict[int, list[float]] = {}
-            for i, c in zip(owner, cos.tolist()):
+            if self.config.embeddings_model:
+                with narrowed("answer_relevancy"):
+                    cos = self._run(lambda: self._endpoint_cosines(pairs_a, pairs_b))
+            else:
+                cos = np.asarray(self.offline.similarity(pairs_a, pairs_b), dtype=float).tolist()
+            per: dict[int, list[Any]] = {}
+            for i, c in zip(owner, cos):
                 per.setdefault(i, []).append(c)
             for i, cs in per.items():
-                out[i] = relevancy_from_questions(cs, False)
+                if isinstance(cs[0], Unscored):
+                    out[i] = cs[0]
+                elif any(c != c for c in cs):  # NaN: a zero vector has no direction
+                    out[i] = Unscored(UNPARSEABLE, "the embeddings endpoint returned an all-zero vector", None,
+                                      "embeddings")
+                else:
+                    out[i] = relevancy_from_questions(cs, False)
         return out
+
+    # --- embeddings from the endpoint (config.embeddings_model) ---------------------------------
+    @property
+    def embedder(self) -> Any:
+        if self._embedder is None:
+            from .embeddings import EndpointEmbedder
+
+            self._embedder = EndpointEmbedder(self.config, cache=self.cache, budget=self.budget, ledger=self.ledger,
+                                              sleep=self._sleep)
+        return self._embedder
+
+    async def _endpoint_cosines(self, a: list[str], b: list[str]) -> list[Any]:
+        """Cosines of the pairs from the embeddings endpoint; a failed request leaves its pairs Unscored."""
+        from .embeddings import cosine_rows
+
+        try:
+            vecs = await self.embedder.vectors(a + b)
+        except JudgeCallError as exc:
+            self._count(CALL_FAILED)
+            self._last_problem = (CALL_FAILED, str(exc))
+            return [Unscored(CALL_FAILED, str(exc), None, "embeddings")] * len(a)
+        return cosine_rows([vecs[t] for t in a], [vecs[t] for t in b]).tolist()
+
+    def _plan_embeddings(self, questions: Sequence[str], answers: Sequence[str]) -> None:
+        """Dry run: the embeddings requests relevancy would send (the question plus ``config.questions``
+        generated ones per answer, each about as long as the question)."""
+        n, size = self.config.questions, self.config.embeddings_batch
+        texts = [q for q, _ in zip(questions, answers)]
+        total = len(texts) * (1 + n)
+        tokens = sum(estimate_tokens(q) for q in texts) * (1 + n)
+        for k in range(0, total, size):
+            share = tokens * min(size, total - k) // max(1, total)
+            self.plan.add("embeddings", share, 0, cached=False)
 
     def refusals(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[bool]:
         return self.offline.refusals(texts, langs)
