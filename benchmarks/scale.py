@@ -1,0 +1,171 @@
+"""Throughput of the Ray engine vs the local engine (issue 17): samples/s, per-block overhead, driver memory.
+
+    .venv/bin/python benchmarks/scale.py                  # 10k offline faithfulness + block overhead
+    .venv/bin/python benchmarks/scale.py --n 2000 --overhead-n 100000
+
+Each measurement runs in a fresh process (``--one``), so the driver's peak RSS (``ru_maxrss``) is that
+mode's alone. Modes: ``local`` (``engine.evaluate._score`` over ``data.load``), ``ray1``/``ray2`` (the Ray
+engine with 1 or 2 scoring actors on a local cluster of 2 CPUs; the columns come back to the driver),
+``sink`` (Ray, 2 actors, blocks consumed one by one and dropped: what a Parquet-shard writer holds).
+Samples are synthetic, seeded, half Russian half English, every text unique: a 2-sentence answer (40% with a
+number the sources do not say), 3 short contexts, a ranking.
+Ray's start (cluster + actors loading the models) is reported apart from the scoring time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+FACTS_EN = [("The warranty on finishing work is {n} years.", "Finishing work carries a {n}-year warranty."),
+            ("Delivery within the city costs {n} roubles.", "City delivery is charged at {n} roubles."),
+            ("The customer pays an advance of {n} percent.", "An advance of {n} percent is paid by the customer."),
+            ("The act must be signed within {n} working days.", "The customer signs the act within {n} working days.")]
+FACTS_RU = [("Гарантия на отделочные работы составляет {n} года.", "На отделку даётся гарантия {n} года."),
+            ("Доставка по городу стоит {n} рублей.", "Стоимость доставки по городу — {n} рублей."),
+            ("Аванс составляет {n} процентов от цены договора.", "Заказчик платит аванс {n} процентов."),
+            ("Акт подписывается в течение {n} рабочих дней.", "Срок подписания акта — {n} рабочих дней.")]
+
+
+def _lower(sentence: str) -> str:
+    return sentence[0].lower() + sentence[1:]
+
+
+def synthetic(n: int, seed: int = 0) -> list[dict]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        facts = FACTS_RU if i % 2 else FACTS_EN
+        # every text unique (a contract number), so no judge cache makes one engine look faster
+        head = f"По договору К-{i} " if i % 2 else f"Under contract K-{i}, "
+        picks = rng.sample(range(len(facts)), 3)
+        nums = [rng.randint(2, 60) for _ in picks]
+        contexts = [{"id": f"d{i}-{j}", "text": head + _lower(facts[p][1].format(n=x))} for j, (p, x) in enumerate(zip(picks, nums))]
+        wrong = nums[1] + (0 if rng.random() < 0.6 else rng.randint(1, 9))  # 40%: a number the sources do not say
+        answer = " ".join([head + _lower(facts[picks[0]][0].format(n=nums[0])),
+                           head + _lower(facts[picks[1]][0].format(n=wrong))])
+        ranking = [c["id"] for c in contexts]
+        rng.shuffle(ranking)
+        out.append({"id": f"s{i}", "question": "?", "answer": answer, "contexts": contexts,
+                    "retrieved_ids": ranking, "relevant_ids": {contexts[0]["id"]: 1}})
+    return out
+
+
+def write(n: int, folder: Path) -> Path:
+    path = folder / f"synthetic-{n}.jsonl"
+    if not path.exists():
+        with path.open("w", encoding="utf-8") as fh:
+            for rec in synthetic(n):
+                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    return path
+
+
+def one(mode: str, path: str, metrics: list[str], batch: int) -> dict:
+    from ragauge.metrics.registry import parse_metrics
+
+    specs = parse_metrics(metrics)
+    judged = any(s.judge for s in specs)
+    t0 = time.perf_counter()
+    if mode == "local":
+        from ragauge.data import load
+        from ragauge.engine.evaluate import _score
+        from ragauge.judges.base import get_judge
+
+        samples = load(path)
+        judge = get_judge("offline") if judged else None
+        if judge is not None:  # load the models outside the timed part, as a Ray actor does before its first block
+            _score(specs, samples[:2], judge, None)
+        t1 = time.perf_counter()
+        _score(specs, samples, judge, None)
+        n = len(samples)
+    else:
+        import ray
+
+        from ragauge.scale.ray_engine import iter_scored_blocks, score_run
+
+        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        workers = 1 if mode == "ray1" else 2
+        if mode == "sink":
+            n, blocks, busy = 0, 0, 0.0
+            for block in iter_scored_blocks(specs, path, "offline" if judged else None, workers=workers,
+                                            batch_size=batch):
+                n, blocks, busy = n + len(block.ids), blocks + 1, busy + block.seconds
+        else:
+            run = score_run(specs, path, "offline" if judged else None, workers=workers, batch_size=batch)
+            n, blocks, busy = len(run.ids), run.blocks, run.worker_seconds
+        end = time.perf_counter()
+        ray.shutdown()
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        return {"mode": mode, "n": n, "total_s": round(end - t0, 2), "blocks": blocks,
+                "worker_seconds": round(busy, 2), "driver_peak_rss_mb": round(rss)}
+    end = time.perf_counter()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"mode": mode, "n": n, "total_s": round(end - t0, 2), "load_and_warm_s": round(t1 - t0, 2),
+            "samples_per_s": round(n / (end - t1), 1), "driver_peak_rss_mb": round(rss)}
+
+
+def run_one(mode: str, path: Path, metrics: list[str], batch: int) -> dict:
+    cmd = [sys.executable, __file__, "--one", mode, "--path", str(path), "--metrics", ",".join(metrics),
+           "--batch-size", str(batch)]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"{mode} failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def measure(mode: str, path: Path, small: Path, metrics: list[str], batch: int) -> dict:
+    """One mode on ``path``; for Ray, also on ``small`` (2 blocks) so that the cluster start and the actors'
+    model loading drop out: samples/s = extra samples / extra seconds, wall per block likewise."""
+    big = run_one(mode, path, metrics, batch)
+    if mode == "local":
+        return big
+    low = run_one(mode, small, metrics, batch)
+    dn, dt, db = big["n"] - low["n"], big["total_s"] - low["total_s"], big["blocks"] - low["blocks"]
+    return {**big, "startup_s": round(low["total_s"], 2), "samples_per_s": round(dn / dt, 1) if dt > 0 else None,
+            "wall_ms_per_block": round(1000 * dt / db, 1) if db > 0 else None,
+            "work_ms_per_block": round(1000 * big["worker_seconds"] / big["blocks"], 1)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=int, default=10_000, help="samples for the faithfulness runs")
+    ap.add_argument("--overhead-n", type=int, default=100_000, help="samples for the retrieval-only runs")
+    ap.add_argument("--batch-size", type=int, default=256, help="samples per block")
+    ap.add_argument("--modes", default="local,ray1,ray2", help="faithfulness modes to run")
+    ap.add_argument("--one", help=argparse.SUPPRESS)
+    ap.add_argument("--path", help=argparse.SUPPRESS)
+    ap.add_argument("--metrics", default="faithfulness", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.one:
+        print(json.dumps(one(args.one, args.path, args.metrics.split(","), args.batch_size)))
+        return
+    folder = Path(tempfile.gettempdir()) / "ragauge-scale-bench"
+    folder.mkdir(exist_ok=True)
+    results = []
+    if args.n:
+        path, small = write(args.n, folder), write(2 * args.batch_size, folder)
+        for mode in args.modes.split(","):
+            r = measure(mode, path, small, ["faithfulness"], args.batch_size)
+            results.append({"metrics": "faithfulness", **r})
+            print(json.dumps(results[-1]), flush=True)
+    if args.overhead_n:
+        # retrieval metrics cost ~microseconds a sample: what remains is Ray's cost per block
+        for n in sorted({min(10_000, args.overhead_n), args.overhead_n}):
+            path, small = write(n, folder), write(2 * args.batch_size, folder)
+            for mode in ("local", "sink", "ray2"):
+                r = measure(mode, path, small, ["ndcg@10", "recall@10", "mrr"], args.batch_size)
+                results.append({"metrics": "ndcg@10,recall@10,mrr", **r})
+                print(json.dumps(results[-1]), flush=True)
+
+
+if __name__ == "__main__":
+    main()

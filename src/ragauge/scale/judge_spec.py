@@ -1,0 +1,108 @@
+"""Which judge the workers build: a picklable description made on the driver, built once per worker.
+
+A judge object cannot travel to a worker as it is (an LLM judge holds a SQLite connection and an HTTP
+client; the offline judge holds loaded models), and an LLM judge built per worker would apply its
+limits per worker. So the driver turns what ``evaluate(judge=...)`` was given into a :class:`JudgeSpec`
+(:meth:`JudgeSpec.of`), and each worker builds its judge from it once (:meth:`JudgeSpec.build`): the
+offline judge loads its models in the worker; an LLM judge gets the run's shared limiter (one budget,
+one concurrency and rate limit for all workers) and the shared reply cache path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ConfigError
+from ..judges.llm.budget import Prices
+
+__all__ = ["JudgeSpec"]
+
+
+@dataclass(frozen=True)
+class JudgeSpec:
+    """``kind``: ``none``, ``offline``, ``llm`` or ``object`` (a user's picklable judge, shipped as is).
+
+    ``cache_path``: the LLM reply cache every worker opens (a path all workers see; ``None``: the default
+    ``$RAGAUGE_CACHE_DIR/llm-replies.sqlite`` *on each worker*). ``offline_cache_dir``: the offline
+    judge's embedding cache folder (``None``: ``$RAGAUGE_CACHE_DIR`` on the worker, else in memory)."""
+
+    kind: str
+    llm: Any = None  #: LLMConfig (holds the API key: it travels in Ray's object store, not in logs)
+    max_calls: int | None = None
+    max_tokens: int | None = None
+    max_cost: float | None = None
+    prices: Prices | None = None
+    cache_path: str | None = None
+    offline_cache_dir: str | None = None
+    judge: Any = None
+
+    @classmethod
+    def of(cls, judge: Any, *, cache_path: str | None = None) -> "JudgeSpec":
+        """From what ``evaluate(judge=...)`` takes: ``None``, ``"none"``, ``"auto"``, ``"offline"``,
+        ``"openai:MODEL@URL"`` (settings from ``RAGAUGE_LLM_*`` read here, on the driver), an ``LLMJudge``
+        (its config, budget limits and cache path), a ``JudgeSpec``, or another picklable judge object."""
+        if isinstance(judge, JudgeSpec):
+            return judge
+        if judge is None or judge == "none":
+            return cls("none")
+        if isinstance(judge, str):
+            from ..judges.spec import parse_judge
+
+            choice = parse_judge(judge, option="judge")
+            if choice.kind in ("auto", "offline"):
+                return cls("offline")
+            if choice.kind == "none":
+                return cls("none")
+            if choice.kind == "cascade":
+                raise ConfigError("the cascade judge does not run on the Ray engine yet; use --judge offline or "
+                                  "openai:MODEL@URL there, or run the cascade with the local engine")
+            from ..judges.llm.config import LLMConfig, parse_judge_spec
+
+            model, url = parse_judge_spec(choice.llm or choice.text)
+            return cls("llm", llm=LLMConfig.from_env(model=model, base_url=url), cache_path=cache_path)
+        from ..judges.llm.judge import LLMJudge
+
+        if isinstance(judge, LLMJudge):
+            if judge.dry_run:
+                raise ConfigError("a dry run counts calls on one machine: run it with the local engine")
+            b = judge.budget
+            path = judge.cache.path
+            return cls("llm", llm=judge.config, max_calls=b.max_calls, max_tokens=b.max_tokens, max_cost=b.max_cost,
+                       prices=b.prices, cache_path=cache_path or (str(path) if path is not None else None))
+        from ..judges.offline.judge import OfflineJudge
+
+        if isinstance(judge, OfflineJudge):
+            return cls("offline")
+        return cls("object", judge=judge)
+
+    def start_limiter(self) -> Any:
+        """The run's limiter actor for an LLM judge (``None`` for the others)."""
+        if self.kind != "llm":
+            return None
+        from .limiter import start_limiter
+
+        return start_limiter(self.llm, max_calls=self.max_calls, max_tokens=self.max_tokens,
+                             max_cost=self.max_cost, prices=self.prices)
+
+    def build(self, limiter: Any = None) -> Any:
+        """The judge, in a worker (models load here, once per worker)."""
+        if self.kind == "none":
+            return None
+        if self.kind == "object":
+            return self.judge
+        if self.kind == "offline":
+            from ..judges.offline.judge import OfflineJudge
+
+            if self.offline_cache_dir is not None:
+                return OfflineJudge(cache_dir=self.offline_cache_dir)
+            return OfflineJudge.shared()
+        from ..judges.llm.cache import ReplyCache, default_cache_path
+        from ..judges.llm.judge import LLMJudge
+        from .limiter import SharedBudget, SharedLimitClient
+
+        if limiter is None:
+            raise ConfigError("an LLM judge on Ray needs the run's limiter actor")
+        cache = ReplyCache(self.cache_path or default_cache_path())
+        return LLMJudge(self.llm, cache=cache, budget=SharedBudget(limiter, self.prices),  # type: ignore[arg-type]
+                        client=SharedLimitClient(self.llm, limiter))

@@ -1,0 +1,80 @@
+"""The Ray actor that scores blocks: builds its judge once, then reads and scores one block per call.
+
+Scoring a block is exactly the local engine's step (``engine.evaluate._score``: one ``compute`` per metric
+family, the judge's call plan first when it has one) over the block's samples, so a sample's values,
+reasons and artifacts do not depend on which engine or worker scored it (every family scores a sample
+from that sample alone; ``tests/scale/test_equality.py`` holds it to that).
+
+An error ragauge raises on purpose (bad input, budget exceeded, judge unreachable) comes back to the
+driver as the block's result and is raised there as it is; it is not retried (the same block would fail
+again). A worker process that dies is restarted by Ray and its block is run again (Ray Data's actor pool
+retries tasks of a dead actor); the driver keeps one result per block.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import socket
+import time
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from ..errors import RagaugeError
+from ..metrics.column import ScoreColumn
+from ..metrics.spec import MetricSpec
+from .io import Block, read_block
+from .judge_spec import JudgeSpec
+
+__all__ = ["BlockScorer", "ScoredBlock", "score_block"]
+
+
+@dataclass
+class ScoredBlock:
+    """One block's result: its samples' ids and tags, one column per metric, and who scored it."""
+
+    index: int
+    ids: list[str]
+    tags: list[tuple[str, ...]]
+    columns: dict[str, ScoreColumn]
+    worker: str = ""  #: host:pid
+    seconds: float = 0.0  #: read + score time in the worker
+    error: BaseException | None = field(default=None, repr=False)
+
+
+def score_block(block: Block, specs: Sequence[MetricSpec], judge: Any, *,
+                field_map: Mapping[str, str] | None = None) -> ScoredBlock:
+    """Read and score one block in this process (what a worker does; also the unit tests' door)."""
+    from ..engine.evaluate import _score  # the local engine's own step: one home for scoring
+
+    t0 = time.perf_counter()
+    samples = read_block(block, field_map=field_map)
+    prefetch = getattr(judge, "prefetch", None)
+    judge_specs = [s for s in specs if s.judge]
+    if judge_specs and callable(prefetch):
+        prefetch(samples, judge_specs)
+    columns = _score(specs, samples, judge, None)
+    return ScoredBlock(block.index, [s.id for s in samples], [tuple(s.tags) for s in samples], columns,
+                       f"{socket.gethostname()}:{os.getpid()}", time.perf_counter() - t0)
+
+
+class BlockScorer:
+    """``map_batches`` callable class: one instance per actor, the judge built in ``__init__``."""
+
+    def __init__(self, specs: list[MetricSpec], judge_spec: JudgeSpec, limiter: Any = None,
+                 field_map: Mapping[str, str] | None = None) -> None:
+        self.specs = specs
+        self.field_map = dict(field_map) if field_map else None
+        self.judge = judge_spec.build(limiter) if any(s.judge for s in specs) else None
+
+    def __call__(self, batch: Mapping[str, Any]) -> dict[str, list[Any]]:
+        out: dict[str, list[Any]] = {"index": [], "result": []}
+        for raw in batch["block"]:
+            block: Block = pickle.loads(raw)
+            try:
+                scored = score_block(block, self.specs, self.judge, field_map=self.field_map)
+            except RagaugeError as exc:  # the user's problem: said once on the driver, never retried
+                scored = ScoredBlock(block.index, [], [], {}, error=exc)
+            out["index"].append(block.index)
+            out["result"].append(pickle.dumps(scored, protocol=5))
+        return out
