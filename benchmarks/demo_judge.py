@@ -35,7 +35,8 @@ from ragauge.demo import samples_path  # noqa: E402
 METRICS = ["faithfulness", "answer_correctness", "answer_relevancy", "context_recall", "toxicity", "noise_robustness"]
 OK_LABELS = ("faithful", "refusal_correct")
 LABEL_ORDER = ("faithful", "refusal_correct", "wrong_number", "wrong_unit", "wrong_scope", "unsupported",
-               "refusal_wrong", "off_topic")
+               "refusal_wrong", "off_topic",
+               "outdated_edition", "self_contradiction", "wrong_source")
 
 
 def roc_auc(scores: list[float], positives: list[bool]) -> float | None:

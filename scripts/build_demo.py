@@ -2,7 +2,9 @@
 """Build the bundled demo data set: ``src/ragauge/demo/data/kb.jsonl`` and ``samples.jsonl``.
 
 Hand-written content (documents, questions, answers, references, labels, tags, relevant ids) lives in
-``src/ragauge/demo/source/``. This script adds what a real system would produce:
+two data files, ``src/ragauge/demo/source/kb.toml`` and ``questions.toml`` (TOML: comments, multi-line
+texts, no code; read with the standard library's ``tomllib``). This script checks them (a mistake stops
+it with the file, the entry and the field) and adds what a real system would produce:
 
 - the ranking: a small BM25 retriever over lowercased Russian tokens with crude suffix stripping and no
   knowledge of document versions, so it misses paraphrases, trips over typos and mixes up the old and
@@ -11,7 +13,7 @@ Hand-written content (documents, questions, answers, references, labels, tags, r
 - simulated timings (end-to-end latency, retrieval time, time to first token), lognormal with a fixed
   seed;
 - the noisy variants (noise robustness): ``ragauge.data.noise.make_noisy_variants`` over the clean
-  samples (seeded), kept for the questions listed in ``questions.NOISY``, with the hand-written answers
+  samples (seeded), kept for the questions listed as ``[[noisy]]`` in ``questions.toml``, with the hand-written answers
   given there. A variant is not a retrieval event: it has no ``retrieved_ids`` and no ``relevant_ids``
   (ranking metrics leave it unscored), its contexts are the clean ones with two chunks inserted.
 
@@ -30,17 +32,16 @@ import math
 import random
 import re
 import sys
+import tomllib
 from collections import Counter
 from pathlib import Path
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "src" / "ragauge" / "demo" / "data"
-
-try:  # the installed package first; a bare checkout works too
-    from ragauge.demo.source import kb as _kb, questions as _questions
-except ImportError:  # pragma: no cover - only without an install
-    sys.path.insert(0, str(ROOT / "src"))
-    from ragauge.demo.source import kb as _kb, questions as _questions
+SOURCE_DIR = ROOT / "src" / "ragauge" / "demo" / "source"
+if str(ROOT / "src") not in sys.path:  # a bare checkout works too (the package is imported lazily)
+    sys.path.append(str(ROOT / "src"))
 
 #: How many ids the retriever returns, and how many of them the generator sees as contexts.
 TOP_K = 10
@@ -81,9 +82,88 @@ ANSWER_LABELS = (
     "refusal_correct",
     "refusal_wrong",
     "off_topic",
+    # the hallucination taxonomy's classes that the labels above do not name (docs/metrics.md)
+    "outdated_edition",  # a figure of the superseded edition, while the current one was retrieved
+    "self_contradiction",  # two statements of the answer contradict each other
+    "wrong_source",  # faithful to a retrieved chunk that is itself wrong (the sample's trusted source says so)
 )
 #: Labels of answers that are acceptable (correct and grounded, or an honest refusal).
 OK_LABELS = ("faithful", "refusal_correct")
+
+
+# ------------------------------------------------------------------------------------------- source
+
+
+class SourceError(ValueError):
+    """A mistake in the demo's hand-written source: the message names the file, the entry and the field."""
+
+
+class Source(NamedTuple):
+    """The hand-written demo: documents (each with its chunks), questions and noisy variants, as read."""
+
+    documents: list[dict[str, Any]]
+    questions: list[dict[str, Any]]
+    noisy: list[dict[str, Any]]
+
+
+#: field -> (type, required) of each kind of entry; anything else in an entry is a mistake (a typo'd key).
+_DOCUMENT = {"doc_id": (str, True), "title": (str, True), "version": (str, False), "chunks": (list, True)}
+_CHUNK = {"id": (str, True), "section": (str, True), "text": (str, True)}
+_QUESTION = {"id": (str, True), "question": (str, True), "tags": (list, True), "relevant": (dict, True),
+             "reference": (str, True), "answer": (str, True), "label": (str, True), "note": (str, False),
+             "grounded": (bool, False), "equivalent_form": (bool, False), "trusted": (str, False)}
+_NOISY = {"of": (str, True), "noise": (list, True), "answer": (str, True), "label": (str, True),
+          "note": (str, False), "grounded": (bool, False), "equivalent_form": (bool, False)}
+
+
+def _where(path: Path, table: str, n: int, entry: dict) -> str:
+    name = entry.get("id") or entry.get("of") or entry.get("doc_id")
+    return f"{path.name}: [[{table}]] #{n}" + (f" ({name})" if isinstance(name, str) else "")
+
+
+def _check_fields(entry: Any, schema: dict[str, tuple[type, bool]], where: str) -> dict[str, Any]:
+    if not isinstance(entry, dict):
+        raise SourceError(f"{where}: expected a table of fields, got {entry!r}")
+    unknown = sorted(set(entry) - set(schema))
+    if unknown:
+        raise SourceError(f"{where}: unknown field(s) {', '.join(unknown)}; the fields are {', '.join(schema)}")
+    for field, (kind, required) in schema.items():
+        if field not in entry:
+            if required:
+                raise SourceError(f"{where}: field {field!r} is missing")
+            continue
+        if not isinstance(entry[field], kind) or (kind is str and not entry[field].strip()):
+            raise SourceError(f"{where}: field {field!r} must be a non-empty {kind.__name__}, got {entry[field]!r}")
+    return entry
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot read the demo source ({exc.strerror})") from None
+    except tomllib.TOMLDecodeError as exc:  # its message carries the line and column
+        raise SourceError(f"{path.name}: not valid TOML: {exc}") from None
+
+
+def load_source(source_dir: Path | str = SOURCE_DIR) -> Source:
+    """Read ``kb.toml`` and ``questions.toml`` from ``source_dir`` and check the shape of every entry."""
+    folder = Path(source_dir)
+    kb_file, q_file = folder / "kb.toml", folder / "questions.toml"
+    kb, qs = _read_toml(kb_file), _read_toml(q_file)
+    documents = kb.get("documents", [])
+    for n, doc in enumerate(documents, 1):
+        where = _where(kb_file, "documents", n, doc)
+        _check_fields(doc, _DOCUMENT, where)
+        for m, chunk in enumerate(doc["chunks"], 1):
+            _check_fields(chunk, _CHUNK, f"{where}, [[documents.chunks]] #{m}" + (f" ({chunk.get('id')})" if isinstance(chunk, dict) else ""))
+    questions, noisy = qs.get("questions", []), qs.get("noisy", [])
+    for table, rows, schema in (("questions", questions, _QUESTION), ("noisy", noisy, _NOISY)):
+        for n, row in enumerate(rows, 1):
+            _check_fields(row, schema, _where(q_file, table, n, row))
+    if not documents or not questions:
+        raise SourceError(f"{folder}: the demo needs [[documents]] in kb.toml and [[questions]] in questions.toml")
+    return Source(documents, questions, noisy)
 
 
 # --------------------------------------------------------------------------------------------- text
@@ -96,19 +176,19 @@ def clean_text(raw: str) -> str:
     return sep.join(lines)
 
 
-def kb_records() -> list[dict]:
+def kb_records(source: Source) -> list[dict]:
     """The chunks as written to kb.jsonl, in document order."""
     records = []
-    for doc in _kb.DOCUMENTS:
-        for chunk_id, section, text in doc["chunks"]:
+    for doc in source.documents:
+        for chunk in doc["chunks"]:
             records.append(
                 {
-                    "id": chunk_id,
+                    "id": chunk["id"],
                     "doc_id": doc["doc_id"],
                     "title": doc["title"],
-                    "version": doc["version"],
-                    "section": section,
-                    "text": clean_text(text),
+                    "version": doc.get("version"),
+                    "section": chunk["section"],
+                    "text": clean_text(chunk["text"]),
                 }
             )
     return records
@@ -231,17 +311,17 @@ def timings(rng: random.Random, answer: str) -> tuple[float, float, float]:
 # -------------------------------------------------------------------------------------------- build
 
 
-def rankings(records: list[dict], analyzer: str = ANALYZER) -> dict[str, list[tuple[str, float]]]:
+def rankings(records: list[dict], questions: list[dict], analyzer: str = ANALYZER) -> dict[str, list[tuple[str, float]]]:
     index = BM25(records, analyzer)
-    return {q["id"]: index.search(q["question"], TOP_K) for q in _questions.QUESTIONS}
+    return {q["id"]: index.search(q["question"], TOP_K) for q in questions}
 
 
-def build_samples(records: list[dict]) -> list[dict]:
+def build_samples(records: list[dict], questions: list[dict]) -> list[dict]:
     by_id = {r["id"]: r for r in records}
-    ranked = rankings(records)
+    ranked = rankings(records, questions)
     rng = random.Random(TIMING_SEED)
     samples = []
-    for q in sorted(_questions.QUESTIONS, key=lambda q: q["id"]):
+    for q in sorted(questions, key=lambda q: q["id"]):
         ranking = ranked[q["id"]]
         latency, retrieval, ttft = timings(rng, q["answer"])
         samples.append(
@@ -250,7 +330,7 @@ def build_samples(records: list[dict]) -> list[dict]:
                 "question": q["question"],
                 "answer": q["answer"],
                 "contexts": [
-                    {"id": cid, "text": by_id[cid]["text"], "score": similarity(s)}
+                    {"id": cid, "text": by_id[cid]["text"], "score": similarity(s), "metadata": chunk_metadata(by_id[cid])}
                     for cid, s in ranking[:N_CONTEXTS]
                 ],
                 "retrieved_ids": [cid for cid, _ in ranking],
@@ -266,10 +346,17 @@ def build_samples(records: list[dict]) -> list[dict]:
                     "error_note": q.get("note"),
                     "grounded": q.get("grounded", q["label"] in OK_LABELS),
                     "equivalent_form": q.get("equivalent_form", False),
+                    **({"trusted": q["trusted"]} if "trusted" in q else {}),
                 },
             }
         )
     return samples
+
+
+def chunk_metadata(record: dict) -> dict:
+    """What the demo system passes along with a chunk: its document, title and edition (so a judge can tell the
+    superseded price list from the current one: ``ragauge.guard.editions``)."""
+    return {"doc_id": record["doc_id"], "title": record["title"], "version": record["version"]}
 
 
 def _as_sample(row: dict):
@@ -279,7 +366,8 @@ def _as_sample(row: dict):
         id=row["id"],
         question=row["question"],
         answer=row["answer"],
-        contexts=tuple(Context(text=c["text"], id=c["id"], score=c["score"]) for c in row["contexts"]),
+        contexts=tuple(Context(text=c["text"], id=c["id"], score=c["score"], metadata=dict(c.get("metadata") or {}))
+                       for c in row["contexts"]),
         retrieved_ids=tuple(row["retrieved_ids"]),
         relevant_ids=dict(row["relevant_ids"]),
         reference=row["reference"],
@@ -289,12 +377,12 @@ def _as_sample(row: dict):
     )
 
 
-def build_noisy(clean: list[dict]) -> list[dict]:
-    """The noisy variants of ``questions.NOISY``: contexts from ``make_noisy_variants`` over all clean samples
+def build_noisy(clean: list[dict], noisy: list[dict]) -> list[dict]:
+    """The noisy variants (``[[noisy]]`` of questions.toml): contexts from ``make_noisy_variants`` over all clean samples
     (so distractors come from the whole demo), answers and labels from the source, simulated timings."""
     from ragauge.data.noise import make_noisy_variants
 
-    wanted = {n["of"]: n for n in _questions.NOISY}
+    wanted = {n["of"]: n for n in noisy}
     variants = {v.metadata["noise_of"]: v for v in make_noisy_variants([_as_sample(r) for r in clean], n_noise=N_NOISE, seed=NOISE_SEED)}
     by_id = {r["id"]: r for r in clean}
     rng = random.Random(NOISE_TIMING_SEED)
@@ -302,10 +390,11 @@ def build_noisy(clean: list[dict]) -> list[dict]:
     for of in sorted(wanted):
         n, v, base = wanted[of], variants[of], by_id[of]
         drawn = tuple(c.id for c in v.contexts if c.metadata.get("noise"))
-        assert drawn == tuple(n["noise"]), (
-            f"{v.id}: make_noisy_variants inserted {drawn}, the answer was written for {tuple(n['noise'])}; "
-            "re-check the answer against the new contexts and update questions.NOISY"
-        )
+        if drawn != tuple(n["noise"]):
+            raise SourceError(
+                f"questions.toml: [[noisy]] of = {of!r}: make_noisy_variants inserted {list(drawn)}, the answer was "
+                f"written for {list(n['noise'])}; re-check the answer against the new contexts and update 'noise'"
+            )
         contexts = []
         for c in v.contexts:
             ctx = {"id": c.id, "text": c.text, "score": c.score}
@@ -341,29 +430,52 @@ def build_noisy(clean: list[dict]) -> list[dict]:
     return out
 
 
-def check_source(records: list[dict]) -> None:
-    """Fail early on mistakes in the hand-written source."""
-    ids = [r["id"] for r in records]
-    assert len(ids) == len(set(ids)), "duplicate chunk id"
-    known = set(ids)
-    qids = [q["id"] for q in _questions.QUESTIONS]
-    assert len(qids) == len(set(qids)), "duplicate question id"
-    for q in _questions.QUESTIONS:
-        assert q["label"] in ANSWER_LABELS, (q["id"], q["label"])
-        assert 1 <= len(q["tags"]) <= 3 and set(q["tags"]) <= set(TAGS), (q["id"], q["tags"])
-        assert set(q["relevant"]) <= known, (q["id"], set(q["relevant"]) - known)
-        assert ("unanswerable" in q["tags"]) == (not q["relevant"]), q["id"]
-        assert (q["label"] in OK_LABELS) == (q.get("note") is None), (q["id"], "note iff an error")
-        assert "noisy_variant" not in q["tags"], q["id"]
-    by_qid = {q["id"]: q for q in _questions.QUESTIONS}
-    noisy_of = [n["of"] for n in _questions.NOISY]
-    assert len(noisy_of) == len(set(noisy_of)), "two noisy variants of one question"
-    for n in _questions.NOISY:
-        q = by_qid[n["of"]]
-        assert q["label"] == "faithful" and q["relevant"], (n["of"], "noisy variants of correct answers only")
-        assert n["label"] in ANSWER_LABELS and n["label"] != "refusal_correct", n["of"]
-        assert (n["label"] in OK_LABELS) == (n.get("note") is None), (n["of"], "note iff an error")
-        assert len(n["noise"]) == N_NOISE and not set(n["noise"]) & set(q["relevant"]), n["of"]
+def check_source(records: list[dict], source: Source) -> None:
+    """Fail early on mistakes in the hand-written source, naming the entry and what to fix."""
+    seen: set[str] = set()
+    for r in records:
+        if r["id"] in seen:
+            raise SourceError(f"kb.toml: chunk id {r['id']!r} is used twice; chunk ids must be unique")
+        seen.add(r["id"])
+    qids = [q["id"] for q in source.questions]
+    twice = sorted({q for q in qids if qids.count(q) > 1})
+    if twice:
+        raise SourceError(f"questions.toml: question id(s) {', '.join(twice)} used twice; ids must be unique")
+    for q in source.questions:
+        where = f"questions.toml: [[questions]] id = {q['id']!r}"
+        if q["label"] not in ANSWER_LABELS:
+            raise SourceError(f"{where}: label {q['label']!r} is not one of {', '.join(ANSWER_LABELS)}")
+        if not 1 <= len(q["tags"]) <= 3 or not set(q["tags"]) <= set(TAGS) - {"noisy_variant"}:
+            raise SourceError(f"{where}: tags {q['tags']} must be 1 to 3 of {', '.join(TAGS[:-1])}")
+        unknown = sorted(set(q["relevant"]) - seen)
+        if unknown:
+            raise SourceError(f"{where}: relevant names chunk(s) not in kb.toml: {', '.join(unknown)}")
+        if any(g not in (1, 2) for g in q["relevant"].values()):
+            raise SourceError(f"{where}: relevant grades must be 1 (partly) or 2 (directly), got {q['relevant']}")
+        if ("unanswerable" in q["tags"]) != (not q["relevant"]):
+            raise SourceError(f"{where}: tag 'unanswerable' goes with an empty relevant = {{}}, and only with it")
+        if (q["label"] in OK_LABELS) != ("note" not in q):
+            raise SourceError(f"{where}: a note says what is wrong: required for label {q['label']!r} "
+                              f"unless it is one of {', '.join(OK_LABELS)} (then leave it out)")
+        if "trusted" in q and q["label"] in OK_LABELS:
+            raise SourceError(f"{where}: a trusted source is given for the factuality cases (a wrong answer faithful "
+                              "to a wrong context); this answer is acceptable")
+    by_qid = {q["id"]: q for q in source.questions}
+    noisy_of = [n["of"] for n in source.noisy]
+    if len(noisy_of) != len(set(noisy_of)):
+        raise SourceError("questions.toml: two [[noisy]] entries for one question; keep one per question")
+    for n in source.noisy:
+        where = f"questions.toml: [[noisy]] of = {n['of']!r}"
+        q = by_qid.get(n["of"])
+        if q is None or q["label"] != "faithful" or not q["relevant"]:
+            raise SourceError(f"{where}: noisy variants are made of faithful answers to answerable questions only")
+        if n["label"] not in ANSWER_LABELS or n["label"] == "refusal_correct":
+            raise SourceError(f"{where}: label {n['label']!r} must be one of {', '.join(ANSWER_LABELS)} "
+                              "except refusal_correct")
+        if (n["label"] in OK_LABELS) != ("note" not in n):
+            raise SourceError(f"{where}: a note is required for an error label and left out otherwise")
+        if len(n["noise"]) != N_NOISE or set(n["noise"]) & set(q["relevant"]):
+            raise SourceError(f"{where}: noise must list the {N_NOISE} inserted chunk ids, none relevant to {n['of']}")
 
 
 def dump_jsonl(rows: list[dict], path: Path) -> None:
@@ -372,15 +484,16 @@ def dump_jsonl(rows: list[dict], path: Path) -> None:
             f.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
-def build(out_dir: Path | str) -> dict[str, float | int]:
-    """Write kb.jsonl and samples.jsonl into ``out_dir``; return the achieved retrieval figures (on the clean
-    samples: the noisy variants have no ``relevant_ids``)."""
+def build(out_dir: Path | str, source_dir: Path | str = SOURCE_DIR) -> dict[str, float | int]:
+    """Write kb.jsonl and samples.jsonl into ``out_dir`` from the source in ``source_dir``; return the achieved
+    retrieval figures (on the clean samples: the noisy variants have no ``relevant_ids``)."""
+    source = load_source(source_dir)
+    records = kb_records(source)
+    check_source(records, source)
+    samples = build_samples(records, source.questions)
+    samples = sorted(samples + build_noisy(samples, source.noisy), key=lambda s: s["id"])
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    records = kb_records()
-    check_source(records)
-    samples = build_samples(records)
-    samples = sorted(samples + build_noisy(samples), key=lambda s: s["id"])
     dump_jsonl(records, out / "kb.jsonl")
     dump_jsonl(samples, out / "samples.jsonl")
     return retrieval_figures(samples)
@@ -394,8 +507,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: %(default)s)")
     parser.add_argument("--show", action="store_true", help="print each question's top 5 with relevance marks")
+    parser.add_argument("--source", type=Path, default=SOURCE_DIR, help="folder of kb.toml and questions.toml (default: %(default)s)")
     args = parser.parse_args(argv)
-    figures = build(args.out)
+    try:
+        figures = build(args.out, args.source)
+    except SourceError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    source = load_source(args.source)
     samples = [json.loads(line) for line in (args.out / "samples.jsonl").read_text(encoding="utf-8").splitlines()]
     if args.show:
         for s in samples:
@@ -411,12 +530,13 @@ def main(argv: list[str] | None = None) -> int:
     bad = sum(n for label, n in labels.items() if label not in OK_LABELS)
     noisy = [s for s in samples if "noise_of" in s["metadata"]]
     lat = sorted(s["latency_ms"] for s in samples)
-    print(f"wrote {len(samples)} samples ({len(noisy)} noisy variants) and {len(kb_records())} chunks to {args.out}")
+    print(f"wrote {len(samples)} samples ({len(noisy)} noisy variants) and {len(kb_records(source))} chunks to {args.out}")
     print("retrieval: " + _fmt(figures))
     # What a Russian analyzer would have given on the same questions (not written anywhere).
-    records = kb_records()
+    records = kb_records(source)
     clean = [s for s in samples if "noise_of" not in s["metadata"]]
-    fixed = [dict(s, retrieved_ids=[d for d, _ in r]) for s, r in zip(clean, (rankings(records, "russian")[s["id"]] for s in clean))]
+    russian = rankings(records, source.questions, "russian")
+    fixed = [dict(s, retrieved_ids=[d for d, _ in russian[s["id"]]]) for s in clean]
     print("  (with stemming and stop words: " + _fmt(retrieval_figures(fixed)) + ")")
     print(f"answers: {bad}/{len(samples)} not acceptable ({bad / len(samples):.0%}); " + ", ".join(f"{k} {v}" for k, v in sorted(labels.items())))
     print(f"noisy variants: {sum(s['metadata']['noise_robust'] for s in noisy)}/{len(noisy)} robust; distracted: "

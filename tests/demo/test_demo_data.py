@@ -38,11 +38,17 @@ LABELS = {
     "refusal_correct",
     "refusal_wrong",
     "off_topic",
+    "outdated_edition",
+    "self_contradiction",
+    "wrong_source",
 }
 OK_LABELS = {"faithful", "refusal_correct"}
 METADATA_KEYS = {"answer_label", "error_note", "grounded", "equivalent_form"}
 NOISY_METADATA_KEYS = METADATA_KEYS | {"noise_of", "n_noise", "noise_robust"}
-N_CLEAN = 43
+#: 43 original questions + 3 for the hallucination taxonomy (q44 outdated edition, q45 self-contradiction,
+#: q46 faithful to a wrong source, with a trusted source)
+N_CLEAN = 46
+CONTEXT_METADATA_KEYS = {"doc_id", "title", "version"}
 
 
 def is_noisy(s: dict) -> bool:
@@ -160,7 +166,8 @@ def test_samples_have_the_canonical_fields(samples):
         assert isinstance(s["answer"], str) and s["answer"].strip()
         assert isinstance(s["reference"], str) and s["reference"].strip()
         assert s["language"] == "ru"
-        assert set(s["metadata"]) == (NOISY_METADATA_KEYS if is_noisy(s) else METADATA_KEYS), s["id"]
+        keys = NOISY_METADATA_KEYS if is_noisy(s) else METADATA_KEYS
+        assert set(s["metadata"]) - {"trusted"} == keys, s["id"]
 
 
 def test_sample_ids_unique_and_count(samples, clean, noisy):
@@ -181,8 +188,10 @@ def test_ids_exist_in_kb_and_contexts_match(clean, kb_by_id):
         assert ctx_ids == retrieved[: len(ctx_ids)], f"{s['id']}: contexts must be the top of the ranking"
         assert len(ctx_ids) == 5
         for c in s["contexts"]:
-            assert set(c) == {"id", "text", "score"}
+            assert set(c) == {"id", "text", "score", "metadata"}
             assert c["text"] == kb_by_id[c["id"]]["text"], (s["id"], c["id"])
+            chunk = kb_by_id[c["id"]]
+            assert c["metadata"] == {k: chunk[k] for k in CONTEXT_METADATA_KEYS}, (s["id"], c["id"])
         scores = [c["score"] for c in s["contexts"]]
         assert all(0 <= x <= 1 for x in scores) and scores == sorted(scores, reverse=True), s["id"]
 
@@ -297,8 +306,8 @@ def test_noisy_variants_are_not_ranking_samples(noisy):
 def test_noisy_contexts_are_the_clean_ones_plus_distractors(noisy, by_id, kb_by_id):
     for s in noisy:
         parent = by_id[s["metadata"]["noise_of"]]
-        kept = [c for c in s["contexts"] if "metadata" not in c]
-        inserted = [c for c in s["contexts"] if "metadata" in c]
+        kept = [c for c in s["contexts"] if not c["metadata"].get("noise")]
+        inserted = [c for c in s["contexts"] if c["metadata"].get("noise")]
         assert kept == parent["contexts"], f"{s['id']}: the clean contexts, in their order, with their scores"
         assert len(inserted) == s["metadata"]["n_noise"], s["id"]
         ids = [c["id"] for c in s["contexts"]]
@@ -329,7 +338,7 @@ def test_noisy_variants_mix_robust_and_distracted_answers(noisy):
     assert 6 <= len(robust) <= 8 and 3 <= len(distracted) <= 4
     for s in distracted:
         # the error comes from an inserted chunk: its note names it
-        inserted = [c["id"] for c in s["contexts"] if "metadata" in c]
+        inserted = [c["id"] for c in s["contexts"] if c["metadata"].get("noise")]
         assert any(cid in s["metadata"]["error_note"] for cid in inserted), s["id"]
 
 
@@ -355,7 +364,7 @@ def test_retrieval_quality_is_in_the_intended_range(tmp_path):
     figures = load_builder().build(tmp_path)
     assert 0.75 <= figures["hit_rate@5"] <= 0.85
     assert 0.60 <= figures["recall@5"] <= 0.70
-    assert 0.60 <= figures["mrr@10"] <= 0.70
+    assert 0.60 <= figures["mrr@10"] <= 0.75  # 0.720: the three taxonomy cases have their key chunk first
 
 
 def test_retrieval_figures_agree_with_trec_eval(samples, tmp_path):

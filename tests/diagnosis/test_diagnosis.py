@@ -143,7 +143,7 @@ def test_demo_says_retrieval_first(tmp_path):
     html = render_html(doc_)
     assert html.index('id="diagnosis"') < html.index('id="gates"') and "Что исправить" in html
     assert "### Что исправить" in render_markdown(doc_)
-    assert "Что исправить:" in render_table(doc_) and "[critical] Сначала почините поиск" in render_table(doc_)
+    assert "Что исправить:" in render_table(doc_) and "[критично] Сначала почините поиск" in render_table(doc_)
 
 
 @pytest.mark.parametrize("n_unanswerable, lang, expected", [

@@ -4,11 +4,11 @@
   ``section``, ``text``);
 - :func:`golden_path` — the golden set generated from that knowledge base (questions, references,
   relevant ids, type and slice tags), answered by the reference RAG in ``make demo``;
-- :func:`samples_path` — 43 evaluated interactions plus 10 noisy variants in ragauge's canonical sample schema, with the gold
+- :func:`samples_path` — 46 evaluated interactions plus 10 noisy variants in ragauge's canonical sample schema, with the gold
   answer labels in ``metadata`` (``answer_label``, ``error_note``, ``grounded``, ``equivalent_form``).
 
 Both files ship as package data and are rebuilt by ``scripts/build_demo.py`` from the hand-written
-source in :mod:`ragauge.demo.source`; see ``README.md`` next to this file.
+source in ``demo/source/kb.toml`` and ``questions.toml`` (data files); see ``README.md`` next to this file.
 
 >>> samples_path().name, kb_path().name
 ('samples.jsonl', 'kb.jsonl')
