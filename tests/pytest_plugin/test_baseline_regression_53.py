@@ -69,5 +69,5 @@ def test_every_ranking_reversed_fails_its_baseline_at_n53(pytester, run, tmp_pat
     result.assert_outcomes(failed=1)
     text = result.stdout.str()
     assert "3 of 6 gates failed" in text
-    assert "a regression: significantly worse than the baseline by more than the margin 0.02" in text
-    assert "regression test, one-sided paired t-test" in text
+    assert "регрессия: значимо хуже базового запуска, больше чем на допуск 0,02" in text  # Russian data, Russian reason
+    assert "тест на регрессию, односторонний парный t-тест" in text

@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
 
     lang = results.lang or ru_or_en(" ".join((s.question or "") for s in list(results.samples)[:100]))
     warning = review_warning(results.golden_review, lang) if results.golden_review else None
-    if warning:
+    if warning and (args.quiet or args.format != "table"):  # the table prints it itself
         print(f"ragauge: warning: {warning}", file=sys.stderr)
     written = results.save(args.out)
     if not args.quiet:

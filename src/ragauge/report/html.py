@@ -28,6 +28,7 @@ from .html_judge import judge_section
 from .html_samples import _samples
 from .html_tables import _gates, _summary
 from .messages import MESSAGES, msg, plural
+from .run_notes import app_text, golden_warning, targets_line
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 
@@ -95,7 +96,7 @@ def _header(doc: _Doc) -> str:
         (msg(lang, "m_date"), _e(_date(r.get("created_at"), lang))),
         ("ragauge", _e(r.get("ragauge_version")) or "—"),
         (msg(lang, "profile"), _e(profile.get("name")) or "—"),
-    ]
+    ] + ([(msg(lang, "m_app"), _e(app))] if (app := app_text(r)) is not None else [])
     dl = "".join(f"<div><dt>{k}</dt><dd>{v}</dd></div>" for k, v in meta)
     description = profile.get("description_ru") if lang == "ru" and profile.get("description_ru") else profile.get("description")
     desc = f'<p class="profile-desc">{_e(description)}</p>' if description else ""
@@ -109,8 +110,20 @@ def _header(doc: _Doc) -> str:
         f'<header class="masthead">\n<div class="brand">{msg(lang, "html_brand")}</div>\n'
         f"<h1>{_e(source.get('path')) or msg(lang, 'html_results')}</h1>\n<dl class=\"meta\">{dl}</dl>\n{desc}\n"
         f'<div class="verdict verdict-{verdict.lower()}" role="status"><strong>{verdict}</strong>'
-        f"<span>{_e(detail)}</span></div>\n<nav>{nav}</nav>\n</header>"
+        f"<span>{_e(detail)}</span></div>\n{_run_notes(doc)}<nav>{nav}</nav>\n</header>"
     )
+
+
+def _run_notes(doc: _Doc) -> str:
+    """The production targets' line and the unreviewed golden cases' warning, under the verdict."""
+    out = ""
+    if (line := targets_line(doc.r, doc.lang)) is not None:
+        missed = any((g.get("target") or {}).get("status") != "met" for g in doc.gates if g.get("target"))
+        out += (f'<p class="targets targets-{"missed" if missed else "met"}">{_e(line)} '
+                f'<span class="muted">{_e(msg(doc.lang, "targets_note"))}</span></p>\n')
+    if (warning := golden_warning(doc.r, doc.lang)) is not None:
+        out += f'<p class="golden-warning" role="alert">⚠ {_e(warning)}</p>\n'
+    return out
 
 
 def _date(value: Any, lang: str = "en") -> str:

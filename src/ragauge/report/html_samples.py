@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
+from . import html_sample_detail as detail
 from .html_doc import _Doc, _e, _num, _passes, _section, _str, _table, _timing_groups
 from .messages import msg, plural
 from .reason_text import reason_text, reasons_in, verdict_word
@@ -192,6 +193,7 @@ def _sample_row(doc: _Doc, s: Mapping[str, Any], cols: list[tuple[str, list[str]
         tag_html = "".join(f'<span class="tag">{_e(t)}</span>' for t in shown_tags) + more_tags
     else:
         tag_html = _e(capped(_str(tags), lang, MAX_ID_CHARS)[0])
+    tag_html += detail.class_badges(s, lang)
     details = ([f'<div class="full-q"><h4>{msg(lang, "q_question")}</h4><p>{_e(question)}{q_cut}</p></div>']
                if short != question or q_cut else [])
     for key in ("answer", "reference"):
@@ -199,12 +201,15 @@ def _sample_row(doc: _Doc, s: Mapping[str, Any], cols: list[tuple[str, list[str]
             text, cut = capped(_str(s.get(key)), lang)
             body = _highlighted(text, s.get("artifacts"), lang) if key == "answer" else _e(text)
             details.append(f'<div><h4>{msg(lang, "q_" + key)}</h4><p class="prose">{body}{cut}</p></div>')
+    details += [b for b in (detail.taxonomy_block(s, lang), detail.diagnostics_block(doc, s), detail.agent_block(s, lang)) if b]
     unscored = s.get("unscored") or {}
     if unscored:
         items = "".join(f"<li><code>{_e(k)}</code>: {_e(capped(reason_text(_str(v), lang), lang)[0])}</li>"
                         for k, v in unscored.items())
         details.append(f'<div><h4>{msg(lang, "q_unscored")}</h4><ul class="plain">{items}</ul></div>')
     artifacts = s.get("artifacts") or {}
+    if isinstance(artifacts, Mapping):  # shown above in their own blocks
+        artifacts = {k: v for k, v in artifacts.items() if k not in detail.SHOWN_KEYS}
     if artifacts:
         details.append(f'<div><h4>{msg(lang, "q_artifacts")}</h4>{_artifacts(artifacts, lang)}</div>')
     extra = {k: v for k, v in s.items() if k not in _SAMPLE_KEYS}
@@ -222,19 +227,22 @@ def _sample_row(doc: _Doc, s: Mapping[str, Any], cols: list[tuple[str, list[str]
 
 
 def _answer_claims(artifacts: Any) -> list[Mapping[str, Any]]:
-    """Claims with offsets into the answer: the faithfulness artifact's, if any."""
+    """Claims with offsets into the answer: the faithfulness artifact's, else the taxonomy's."""
     if not isinstance(artifacts, Mapping):
         return []
-    art = artifacts.get("faithfulness")
-    claims = art.get("claims") if isinstance(art, Mapping) else None
-    if not isinstance(claims, list):
-        return []
-    return [c for c in claims if isinstance(c, Mapping) and isinstance(c.get("start"), int)
-            and isinstance(c.get("end"), int)]
+    for key in ("faithfulness", detail.TAXONOMY):
+        art = artifacts.get(key)
+        claims = art.get("claims") if isinstance(art, Mapping) else None
+        if isinstance(claims, list):
+            return [c for c in claims if isinstance(c, Mapping) and isinstance(c.get("start"), int)
+                    and isinstance(c.get("end"), int)]
+    return []
 
 
 def _highlighted(answer: str, artifacts: Any, lang: str = "en") -> str:
-    """The answer with each judged claim marked: unsupported/contradicted spans highlighted, reason on hover."""
+    """The answer with each judged claim marked: unsupported/contradicted spans highlighted, reason on hover,
+    and the hallucination class (when the taxonomy ran) written after the claim."""
+    classes = detail.claim_classes({"artifacts": artifacts})
     marks = sorted(_answer_claims(artifacts), key=lambda c: c["start"])
     out, pos = [], 0
     for c in marks:
@@ -244,7 +252,9 @@ def _highlighted(answer: str, artifacts: Any, lang: str = "en") -> str:
         verdict = _str(c.get("verdict")).lower()
         cls = _VERDICT_CLASS.get(verdict, "other")
         out.append(_e(answer[pos:start]))
-        out.append(f'<mark class="span-{cls}" title="{_e(verdict_word(verdict, lang))}: {_e(reason_text(c.get("reason"), lang))}">{_e(answer[start:end])}</mark>')
+        hc = classes.get((start, end))
+        label = detail.class_label(hc, lang) if hc else ""
+        out.append(f'<mark class="span-{cls}" title="{_e(verdict_word(verdict, lang))}: {_e(reason_text(c.get("reason"), lang))}">{_e(answer[start:end])}</mark>{label}')
         pos = end
     out.append(_e(answer[pos:]))
     return "".join(out)
@@ -272,7 +282,8 @@ def _claims(value: Mapping[str, Any], lang: str = "en") -> str:
         shown = reason_text(_str(c.get("reason")), lang)
         reason = f'<div class="claim-reason">{_e(capped(shown, lang)[0])}</div>' if c.get("reason") else ""
         items.append(f'<li class="claim claim-{_VERDICT_CLASS.get(verdict, "other")}"><span class="verdict-tag">'
-                     f'{_e(verdict_word(verdict, lang))}</span> {_e(capped(_str(c.get("text")), lang)[0])}{reason}</li>')
+                     f'{_e(verdict_word(verdict, lang))}</span> {_e(capped(_str(c.get("text")), lang)[0])}'
+                     f'{detail.class_label(_str(c["class"]), lang) if c.get("class") else ""}{reason}</li>')
     if len(claims) > MAX_CLAIMS:
         items.append(f'<li class="muted">{_e(msg(lang, "s_more_claims", claims=plural(lang, len(claims) - MAX_CLAIMS, "claims")))}</li>')
     tally = ", ".join(f"{n} {_e(verdict_word(v, lang))}" for v, n in counts.items())

@@ -11,6 +11,7 @@ from .escape import md_cell as _cell
 from .escape import md_code as _code
 from .gate_text import gate_reason
 from .messages import msg, plural, report_lang
+from .run_notes import app_text, golden_warning, target_text, targets_line, taxonomy_line
 
 
 def render_markdown(results: Mapping[str, Any], *, lang: str | None = None) -> str:
@@ -26,9 +27,14 @@ def render_markdown(results: Mapping[str, Any], *, lang: str | None = None) -> s
         f"({plural(lang, n, 'samples') if isinstance(n, int) else '?'})",
         "",
         f"**{verdict_line(results, lang=lang, name=_code)}** {msg(lang, 'profile')}: "
-        f"{_code(prof.get('name') or msg(lang, 'none'))}.",
+        f"{_code(prof.get('name') or msg(lang, 'none'))}."
+        + (f" {msg(lang, 'm_app')}: {_code(app)}." if (app := app_text(results)) is not None else ""),
         "",
     ]
+    if (line := targets_line(results, lang, name=_code)) is not None:
+        out += [f"🎯 {line} {_cell(msg(lang, 'targets_note'))}", ""]
+    if (warning := golden_warning(results, lang)) is not None:
+        out += [f"> ⚠️ {_cell(warning)}", ""]
     notes = gate_notes(results, lang=lang)
     if notes:
         out += [f"- {_cell(n)}" for n in notes] + [""]
@@ -37,12 +43,13 @@ def render_markdown(results: Mapping[str, Any], *, lang: str | None = None) -> s
     gates = [g for g in results.get("gates", [])]
     h = {k: msg(lang, k) for k in ("h_metric", "h_value", "h_ci", "h_threshold", "h_status", "h_vs_baseline",
                                    "h_unscored", "h_gate", "h_what", "h_calls", "h_cached", "h_tokens", "h_cost")}
+    targeted = any(g.get("target") for g in gates)
     if gates:
         if compared:
             out += [f"_{_cell(baseline_line(results, lang=lang))}_", ""]
         out += [f"| {h['h_gate']} | {h['h_value']} | {h['h_ci']} | {h['h_threshold']} | {h['h_status']} |"
-                + (f" {h['h_vs_baseline']} |" if compared else ""),
-                "|---|---|---|---|---|" + ("---|" if compared else "")]
+                + (f" {msg(lang, 'h_target')} |" if targeted else "") + (f" {h['h_vs_baseline']} |" if compared else ""),
+                "|---|---|---|---|---|" + ("---|" if targeted else "") + ("---|" if compared else "")]
         icon = {"pass": "✅ ", "fail": "❌ ", "unscored": "⚠️ ", "skipped": "⏭ "}
         for g in gates:
             u = unit.get(g["metric"])
@@ -55,15 +62,18 @@ def render_markdown(results: Mapping[str, Any], *, lang: str | None = None) -> s
                                                   else _cell(g["status"]))
             if waits_for_baseline(g):
                 status = "⏳ " + msg(lang, "st_waiting")
+            target = f" {_cell(target_text(g, lang)) or '—'} |" if targeted else ""
             out.append(f"| {_code(g['metric'])} | {fmt_value(g['value'], u, lang=lang)} | "
                        f"{fmt_ci(ci, u, lang=lang) if g['value'] is not None else '—'} "
-                       f"| {_cell(g['op'])} {g['threshold']:g}{mode} | {status} |{change}")
+                       f"| {_cell(g['op'])} {g['threshold']:g}{mode} | {status} |{target}{change}")
         out.append("")
     out += [f"| {h['h_metric']} | {h['h_value']} | {h['h_ci']} | n | {h['h_unscored']} |", "|---|---|---|---|---|"]
     for name, e in results["summary"].items():
         u = unit.get(name)
         out.append(f"| {_code(name)} | {fmt_value(e['value'], u, lang=lang)} | {fmt_ci(e['ci'], u, lang=lang)} | {e['n']} "
                    f"| {_cell(fmt_unscored(e, lang=lang))} |")
+    if (line := taxonomy_line(results, lang)) is not None:
+        out += ["", _cell(line)]
     spend = usage_rows(results, lang=lang)
     if spend:
         out += ["", f"{msg(lang, 'judge_spend')} ({_cell((results.get('usage') or {}).get('model') or '')}):", "",

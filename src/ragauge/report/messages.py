@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from .detail_messages import DETAIL_MESSAGES
 from .gate_messages import GATE_MESSAGES
 
 LANGS = ("en", "ru")
@@ -33,6 +34,8 @@ NOUNS: dict[str, dict[str, tuple[str, ...]]] = {
     # after "of" / "из": 1 образца, 2 образцов, 5 образцов (genitive)
     "of slices": {"en": ("slice", "slices"), "ru": ("среза", "срезов", "срезов")},
     "of samples": {"en": ("sample", "samples"), "ru": ("образца", "образцов", "образцов")},
+    "production targets": {"en": ("production target", "production targets"),
+                           "ru": ("целевое значение", "целевых значения", "целевых значений")},
     "paired samples": {"en": ("paired sample", "paired samples"),
                        "ru": ("пара образцов", "пары образцов", "пар образцов")},
 }
@@ -272,6 +275,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "vd_title": {"en": "{metric}: baseline {base} → this run {new} on {pairs}",
                  "ru": "{metric}: базовый {base} → этот запуск {new}, {pairs}"},
     **GATE_MESSAGES,
+    **DETAIL_MESSAGES,
 }
 
 

@@ -12,6 +12,7 @@ from ..gates.check import waits_for_baseline
 from .escape import terminal_text as _t
 from . import judge_text
 from .messages import local_num, msg, plural, report_lang, severity_word
+from .run_notes import app_text, golden_warning, target_text, targets_line, taxonomy_line
 
 
 _UNSCORED_WIDTH = 48
@@ -30,9 +31,13 @@ def render_table(results: Mapping[str, Any], *, lang: str | None = None) -> str:
     n_txt = plural(lang, n, "samples") if isinstance(n, int) else "?"
     head = f"ragauge {_t(results.get('ragauge_version', ''))} · {_t(src.get('path') or msg(lang, 'data'))} " \
            f"({n_txt}) · {msg(lang, 'profile').lower()} {_t(prof.get('name') or msg(lang, 'none'))}"
+    if (app := app_text(results)) is not None:
+        head += f" · {msg(lang, 'app')} {_t(app)}"
     compared = bool(results.get("comparison"))
+    targeted = any(g.get("target") for g in results.get("gates", []))
     rows = [tuple(msg(lang, k) for k in ("h_metric", "h_value", "h_ci")) + ("n",)
             + tuple(msg(lang, k) for k in ("h_unscored", "h_gate"))
+            + ((msg(lang, "h_target"),) if targeted else ())
             + ((msg(lang, "h_vs_baseline"),) if compared else ())]
     for name, entry in results["summary"].items():
         g = gates.get(name)
@@ -43,11 +48,16 @@ def render_table(results: Mapping[str, Any], *, lang: str | None = None) -> str:
             unscored = unscored[: _UNSCORED_WIDTH - 1] + "…"
         row: tuple[str, ...] = (_t(name), fmt_value(entry["value"], unit.get(name), lang=lang), fmt_ci(entry["ci"], unit.get(name), lang=lang),
                str(entry["n"]), unscored, gate)
+        if targeted:
+            row += (_t(target_text(g, lang)) if g else "",)
         if compared:
             row += (_t(fmt_change(comparison_of(results, name), unit.get(name), lang=lang)),)
         rows.append(row)
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = [head, ""]
+    lines = [head]
+    if (warning := golden_warning(results, lang)) is not None:
+        lines += _wrap("! " + _t(warning), "")
+    lines.append("")
     for j, r in enumerate(rows):
         lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
         if j == 0:
@@ -61,6 +71,8 @@ def render_table(results: Mapping[str, Any], *, lang: str | None = None) -> str:
         lines.append(msg(lang, "waiting_baseline") + ", ".join(_t(g["metric"]) for g in waiting))
     if unevaluated:
         lines.append(msg(lang, "not_evaluated") + ", ".join(_t(g["metric"]) for g in unevaluated))
+    if (line := taxonomy_line(results, lang)) is not None:
+        lines += [""] + _wrap(_t(line), "")
     if (line := baseline_line(results, lang=lang)) is not None:
         lines += [""] + _wrap(_t(line), "")
     alarms = alarm_lines(results, lang=lang)
@@ -81,6 +93,8 @@ def render_table(results: Mapping[str, Any], *, lang: str | None = None) -> str:
             lines += _wrap(_t(d["text"]), "     ")
     lines.append("")
     lines.append(verdict_line(results, lang=lang))
+    if (line := targets_line(results, lang, name=_t)) is not None:
+        lines += _wrap(line + " " + msg(lang, "targets_note"), "")
     for note in gate_notes(results, lang=lang):
         lines += _wrap(_t(note), "  - ")
     return "\n".join(lines)

@@ -153,7 +153,9 @@ def assert_quality(
     gates = check_quality(results, profile=profile, metrics=metrics, mode=mode, baseline=baseline, margin=margin)
     failed = [g for g in gates if g.status in ("fail", "unscored")]
     if failed:
-        raise QualityGateError(quality_message(results, gates, failed), failed)
+        user_profiles = (getattr(results, CONTEXT_ATTR, None) or {}).get("user_profiles")
+        checked = _profile(results, profile, user_profiles)  # resolved as check_quality did
+        raise QualityGateError(quality_message(results, gates, failed, profile=checked), failed)
     return gates
 
 
@@ -221,10 +223,11 @@ def assert_sample(
         gates.insert(0, behaviour)
     failed = [g for g in gates if g.status in ("fail", "unscored")]
     if failed:
+        doc = _reason_doc(res, {m: x.to_dict() for m, x in summaries.items()}, {"name": f"{name}, sample {row.id}"})
         lines = [f"ragauge: sample {row.id!r} failed {len(failed)} of {len(gates)} checks",
                  f"  question: {_short(row.sample.question, 160)}"]
         for g in failed:
-            lines.append(f"  {g.reason}")
+            lines.append(f"  {_reason(g, doc)}")
             lines += _sample_detail(res, g.metric, row.index, indent="    ")
         raise QualityGateError("\n".join(lines), failed)
     return gates
@@ -277,9 +280,35 @@ def _fmt(results: "Results", metric: str, value: float | None) -> str:
     return fmt_value(value, s.spec.unit if s else None)
 
 
-def quality_message(results: "Results", gates: Sequence["GateResult"], failed: Sequence["GateResult"]) -> str:
+def _reason_doc(results: "Results", summary: Mapping[str, Any], profile: Mapping[str, Any]) -> dict[str, Any]:
+    """The parts of a results document a gate's reason is rebuilt from (no samples' scores, no diagnosis),
+    in the data's language: the run's ``lang``, else the samples' majority language, as the reports."""
+    from ..diagnosis._read import language
+
+    lang = results.lang or language({"samples": [{"language": s.language, "question": s.question}
+                                                 for s in results.samples]})
+    return {"lang": lang, "profile": dict(profile), "metrics": [s.to_dict() for s in results.specs],
+            "summary": dict(summary), "ci": {"level": results.ci.level}}
+
+
+def _reason(g: "GateResult", doc: Mapping[str, Any]) -> str:
+    """A gate's reason in the data's language (the checker stores the English sentence); the expected-behaviour
+    check has its own sentence, kept as written."""
+    if g.metric == "expected_behaviour":
+        return g.reason
+    from ..report.gate_text import gate_reason
+
+    return gate_reason(g.to_dict(), doc, str(doc["lang"]))
+
+
+def quality_message(results: "Results", gates: Sequence["GateResult"], failed: Sequence["GateResult"], *,
+                    profile: "Profile | None" = None) -> str:
+    """The assertion's message; ``profile``: the one the gates were checked on (default: the run's)."""
     counted = [g for g in gates if g.status != "skipped"]
-    prof = results.profile.name if results.profile else "none"
+    checked = profile or results.profile
+    prof = checked.name if checked else "none"
+    doc = _reason_doc(results, {m: x.to_dict() for m, x in results.summary.items()},
+                      checked.to_dict() if checked else {"name": prof})
     src = f" from {results.source}" if results.source else ""
     lines = [f"ragauge: {len(failed)} of {len(counted)} gates failed (profile {prof}; "
              f"{len(results.samples)} samples{src})"]
@@ -290,7 +319,7 @@ def quality_message(results: "Results", gates: Sequence["GateResult"], failed: S
         mode = g.mode.replace("_", "-")
         extra = f", margin {g.margin:g}" if g.margin is not None else ""
         lines += ["", f"FAIL {g.metric} = {_fmt(results, g.metric, g.value)}, {ci}; threshold {g.op} {g.threshold:g} "
-                      f"({mode}{extra})", f"  {g.reason}"]
+                      f"({mode}{extra})", f"  {_reason(g, doc)}"]
         lines += _worst(results, g.metric)
     return "\n".join(lines)
 
