@@ -57,6 +57,10 @@ def register(sub) -> None:
     p.add_argument("--app-name", help="which system was evaluated (recorded in results.json, shown in reports, "
                    "used by ragauge compare; default: app_name in ragauge.toml)")
     p.add_argument("--app-version", help="its version, e.g. 1.3 or a git commit (default: app_version in ragauge.toml)")
+    p.add_argument("--engine", choices=("local", "ray"), help="where scoring runs: local (default) or ray "
+                   "(pip install 'ragauge[ray]'; Ray Data blocks scored by an actor pool; docs/scale.md)")
+    p.add_argument("--address", help="with --engine ray: the Ray cluster (auto, ray://HOST:10001; default: a local one)")
+    p.add_argument("--workers", type=int, help="with --engine ray: scoring actors (default: one per CPU of the cluster)")
     p.add_argument("--config", help="config file (default: ragauge.toml or pyproject.toml found from here)")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
     p.set_defaults(func=run)
@@ -124,7 +128,8 @@ def run(args: argparse.Namespace) -> int:
         cfg, metrics=args.metrics or None, profile=args.profile, k=args.k, seed=args.seed, judge=_judge(args),
         field_map=_field_map(args.field_map), baseline=args.baseline, margin=args.margin,
         allow_intersection=args.intersection or None, min_slice_n=args.min_slice,
-        lang=None if args.lang == "auto" else args.lang, app_name=args.app_name, app_version=args.app_version)
+        lang=None if args.lang == "auto" else args.lang, app_name=args.app_name, app_version=args.app_version,
+        engine=args.engine, ray_address=args.address, workers=args.workers)
     judge = config.judge
     _remind_calibration(judge, args)
     results = evaluate(data, config, progress=_progress(args.quiet))

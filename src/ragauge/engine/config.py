@@ -46,8 +46,21 @@ class EvalConfig:
     #: reports, used by ``ragauge compare``
     app_name: str | None = None
     app_version: str | None = None
+    #: where scoring runs: "local" (this process) or "ray" (``ragauge.scale``: Ray Data blocks, an actor pool)
+    engine: str = "local"
+    #: Ray cluster address ("auto", "ray://HOST:10001"; default: a local cluster) and scoring actors
+    ray_address: str | None = None
+    workers: int | None = None
 
     def __post_init__(self) -> None:
+        if self.engine not in ("local", "ray"):
+            raise InputError(f"unknown engine {self.engine!r}", field="engine", hint="use 'local' (default) or 'ray'")
+        if self.workers is not None and (isinstance(self.workers, bool) or not isinstance(self.workers, int)
+                                         or self.workers < 1):
+            raise InputError("workers must be an integer >= 1", field="workers", value=self.workers)
+        if self.engine == "local" and (self.ray_address is not None or self.workers is not None):
+            raise InputError("a Ray address and workers apply to engine 'ray'", field="engine",
+                             hint="add --engine ray (engine='ray'), or leave out --address/--workers")
         for name in ("app_name", "app_version"):
             value = getattr(self, name)
             if isinstance(value, (int, float)) and not isinstance(value, bool):

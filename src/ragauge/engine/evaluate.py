@@ -82,6 +82,10 @@ def evaluate(data: Any, config: EvalConfig | None = None, *, progress: Progress 
     ``lang``: language of the diagnosis ("ru" or "en"; default: the samples' majority language).
     """
     cfg = as_config(config, settings)
+    if cfg.engine == "ray":
+        from .on_ray import evaluate_on_ray
+
+        return evaluate_on_ray(data, cfg, progress)
     samples, source = _load(data, cfg)
     prof = _profile(cfg)
     specs = _specs(cfg, prof, samples)
