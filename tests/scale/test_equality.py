@@ -62,9 +62,6 @@ def test_samples_already_in_memory_score_the_same_as_the_file(ray_cluster, tmp_p
     _assert_same(local, from_file, [s.id for s in samples], [s.name for s in specs])
 
 
-@pytest.mark.xfail(strict=True, reason="the USE embedder pads each batch to its longest text, so an embedding "
-                   "depends (~1e-7) on the texts batched with it; fixed when Embedder.encode_uncached encodes "
-                   "texts one by one (see docs/scale.md)")
 def test_answer_relevancy_is_identical_across_engines(ray_cluster, tmp_path):
     from ragauge.scale.ray_engine import score_columns
 

@@ -138,7 +138,12 @@ class Embedder:
         """Run the model on ``texts`` (no cache): ``(n, 512)`` float32, L2-normalised."""
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
-        out = np.asarray(self._model().encode(list(texts)), dtype=np.float32)
+        # one text at a time: the model pads a batch to its longest text, which moves every embedding of the
+        # batch by ~1e-7, so a text's vector (and a score near a threshold) would depend on which other texts
+        # happened to be in the call; per text, a sample scores the same alone, in any order, on any worker
+        # (measured on the demo: about the same speed, since short claims no longer pay for long contexts)
+        model = self._model()
+        out = np.vstack([np.asarray(model.encode([t]), dtype=np.float32).reshape(1, -1) for t in texts])
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 0)
         return out
