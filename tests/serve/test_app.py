@@ -148,7 +148,7 @@ def test_migrations_run_at_startup_and_again_harmlessly(db_url):
     create_app(db=db_url, token=TOKEN, scoring=False)
     app = create_app(db=db_url, token=TOKEN, scoring=False)  # a restart: already at head
     with app.state.engine.connect() as conn:
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == "0002"
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one() == "0003"
 
 
 def test_no_token_no_server(db_url, monkeypatch):

@@ -6,6 +6,7 @@ A thin shell over :func:`ragauge.serve.app.create_app`. Needs ``pip install 'rag
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..errors import ConfigError
 
@@ -35,6 +36,14 @@ def register(sub) -> None:
     p.add_argument("--score-batch", type=int, default=16, metavar="N", help="traces scored together (default 16)")
     p.add_argument("--score-lease", type=float, default=300.0, metavar="S",
                    help="seconds before a batch claimed by a scorer that died is scored again (default 300)")
+    p.add_argument("--llm-judge", metavar="SPEC", help="also score a sampled share of traces with this LLM judge "
+                   "(openai:MODEL@URL); stored as METRIC:llm beside the offline scores")
+    p.add_argument("--llm-share", type=float, default=0.1, metavar="X",
+                   help="share of traces (0..1) the LLM judge scores, chosen by trace id (default 0.1)")
+    p.add_argument("--llm-max-calls", type=int, metavar="N", help="at most N paid LLM calls (per process)")
+    p.add_argument("--llm-max-tokens", type=int, metavar="N", help="at most N LLM tokens (per process)")
+    p.add_argument("--llm-max-usd", type=float, metavar="USD", help="at most this much money (needs --llm-prices)")
+    p.add_argument("--llm-prices", metavar="FILE", help="TOML price table for --llm-max-usd")
     p.add_argument("--max-body-mb", type=float, default=10.0, help="request body limit in MiB (default 10)")
     p.add_argument("--profile", default="dashboard", help="threshold profile for alerts and the dashboard "
                    "(default dashboard; 'none' for no thresholds)")
@@ -89,11 +98,44 @@ def build_app(args: argparse.Namespace):
     if args.alert_window < 2 or args.alert_min < 1 or args.alert_interval <= 0:
         raise ConfigError("--alert-window must be >= 2, --alert-min >= 1 and --alert-interval > 0")
     profile = None if args.profile == "none" else args.profile
+    scorer_options = {"batch_size": args.score_batch, "lease_s": args.score_lease,
+                      "llm": llm_sampler(args, metrics)}
     return create_app(db=args.db, max_body_bytes=max_body, scoring=not args.no_scoring, metrics=metrics,
-                      judge="offline", scorer_options={"batch_size": args.score_batch, "lease_s": args.score_lease}, profile=profile,
+                      judge="offline", scorer_options=scorer_options, profile=profile,
                       alerts=not args.no_alerts, alert_window=args.alert_window, alert_min_samples=args.alert_min,
                       alert_webhook=args.alert_webhook, alert_interval_s=args.alert_interval,
                       public_url=args.public_url or f"http://{args.host}:{args.port}")
+
+
+def llm_sampler(args: argparse.Namespace, metrics: tuple[str, ...]) -> Any:
+    """The sampled LLM judge of ``--llm-judge``, built by :func:`ragauge.judges.spec.make_judge`; None without it."""
+    limits: dict[str, Any] = {"max_calls": getattr(args, "llm_max_calls", None), "max_tokens": getattr(args, "llm_max_tokens", None),
+              "max_usd": getattr(args, "llm_max_usd", None)}
+    spec = getattr(args, "llm_judge", None)
+    if spec is None:
+        if any(v is not None for v in limits.values()) or getattr(args, "llm_prices", None):
+            raise ConfigError("--llm-max-calls/--llm-max-tokens/--llm-max-usd/--llm-prices apply to --llm-judge "
+                              "openai:MODEL@URL")
+        return None
+    if args.no_scoring:
+        raise ConfigError("--llm-judge scores traces; it cannot be used with --no-scoring")
+    share = args.llm_share
+    if not 0.0 < share <= 1.0:
+        raise ConfigError(f"--llm-share must be in (0, 1], e.g. 0.1 for one trace in ten; got {share}")
+    if all(v is None for v in limits.values()):
+        raise ConfigError("--llm-judge runs unattended: give it a budget, --llm-max-calls N, --llm-max-tokens N "
+                          "or --llm-max-usd USD (with --llm-prices FILE)")
+    from ..judges.spec import make_judge, parse_judge
+    from ..serve.llm_scoring import LLMSampler
+
+    choice = parse_judge(spec, option="--llm-judge")
+    if choice.kind != "llm":
+        raise ConfigError(f"--llm-judge {choice.shown!r}: give an LLM judge, openai:MODEL@URL (the offline judge "
+                          "already scores every trace)")
+    judge = make_judge(spec, option="--llm-judge", prices=args.llm_prices, **limits,
+                       flags={"max_usd": "--llm-max-usd", "prices": "--llm-prices",
+                              "budget": "--llm-max-calls/--llm-max-tokens/--llm-max-usd/--llm-prices"})
+    return LLMSampler(judge, name=choice.shown, share=share, metrics=metrics)  # an LLMSampler
 
 
 def run(args: argparse.Namespace) -> int:

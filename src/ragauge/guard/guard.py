@@ -98,10 +98,10 @@ class Guard:
         return self._judge
 
     # --- front doors ------------------------------------------------------------------------
-    def _emitter(self, request_id: str | None) -> Emitter | None:
+    def _emitter(self, request_id: str | None, question: str | None = None) -> Emitter | None:
         sink = self._trace_sink if self._trace_sink is not None else (
             default_sink() if self._trace_default else None)
-        return None if sink is None else Emitter(sink, request_id=request_id)
+        return None if sink is None else Emitter(sink, request_id=request_id, question=question)
 
     def thresholds(self, stage: str | None = None) -> dict[str, Any]:
         """The thresholds a stage decides by (all of them for ``stage=None``), as trace events record them."""
@@ -115,7 +115,7 @@ class Guard:
         """Guard one question with synchronous callables. ``request_id`` tags the trace events."""
         if self.is_async:
             raise ConfigError("retrieve/generate/rewrite are async; use `await guard.arun(...)`")
-        emitter = self._emitter(request_id)
+        emitter = self._emitter(request_id, question)
         pipeline = self._pipeline(question, filters, k, emitter)
         value: Any = None
         try:
@@ -132,7 +132,7 @@ class Guard:
     async def arun(self, question: str, *, filters: Any = None, k: int = 5,
                    request_id: str | None = None) -> GuardResult:
         """Guard one question; async callables are awaited, sync ones called directly."""
-        emitter = self._emitter(request_id)
+        emitter = self._emitter(request_id, question)
         pipeline = self._pipeline(question, filters, k, emitter)
         value: Any = None
         try:
@@ -170,10 +170,11 @@ class Guard:
             timings = {s.name: s.duration_ms for s in stages}
             timings["total"] = _ms(total)
             timings["guard_overhead"] = max(0.0, timings["total"] - user_ms)
-            if emitter is not None:
-                emitter.result(kind, stages[-1].reason, self.thresholds(), timings)
-            return GuardResult(kind, text, question, rewritten, tuple(chunks), tuple(cites), tuple(stages),
-                               timings, tuple(unsupported), emitter.request_id if emitter is not None else None)
+            result = GuardResult(kind, text, question, rewritten, tuple(chunks), tuple(cites), tuple(stages),
+                                 timings, tuple(unsupported), emitter.request_id if emitter is not None else None)
+            if emitter is not None:  # the trace gets the exact question, the kept chunks and the answer shown
+                emitter.result(kind, stages[-1].reason, self.thresholds(), timings, result=result)
+            return result
 
         # 1. rewrite: the original question travels with the rewritten one
         t = time.perf_counter()

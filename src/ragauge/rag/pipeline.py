@@ -153,17 +153,27 @@ class ReferenceRAG:
     # --- one question -------------------------------------------------------------------------
     def answer(self, question: str, *, id: str | None = None, filters: Mapping[str, Any] | None = None,
                k: int | None = None) -> Sample:
-        """Retrieve, generate and time one question; the result is a ragauge ``Sample``.
+        """Retrieve, generate and time one question; the result is a ragauge ``Sample``. Traced (retrieval
+        and generation spans) when :mod:`ragauge.trace` is configured.
 
         Timings (ms): ``retrieval_ms`` (search), ``latency_ms`` (search + generation), ``ttft_ms`` equal to
         ``latency_ms`` (nothing is streamed: the first token reaches the user with the whole answer).
         """
+        from .. import trace
+
         k = k or self.k
-        t0 = time.perf_counter()
-        chunks = self.retrieve(question, filters, k)
-        retrieval_ms = _ms(t0)
-        text = self.generate(question, chunks)
-        latency = _ms(t0)
+        with trace.request(question, language=detect_lang(question, self.lang)) as tr:
+            t0 = time.perf_counter()
+            chunks = self.retrieve(question, filters, k)
+            retrieval_ms = _ms(t0)
+            if tr.id is not None:  # not configured: no work at all
+                tr.span("retrieval", query=question, filters=filters, duration_ms=retrieval_ms,
+                        chunks=[c.to_dict() for c in chunks])
+            text = self.generate(question, chunks)
+            latency = _ms(t0)
+            tr.span("generation", answer=text, duration_ms=latency - retrieval_ms, ttft_ms=latency,
+                    model=self.mode)
+            tr.set_answer(text)
         meta = {"rag": self.provenance(question), "generation_ms": round(latency - retrieval_ms, 3),
                 "citations": list(self.last_citations)}
         return Sample(id=id or "q", question=question, answer=text, contexts=to_contexts(chunks),
@@ -185,10 +195,16 @@ class ReferenceRAG:
         The answer is what the user sees (the answer, or the no-answer / clarifying / blocked text);
         ``metadata.guard`` holds the kind, the deciding stage and its reason; contexts are the chunks the
         guard kept (for ``no_answer``: the chunks it rejected); ``retrieved_ids`` is the retriever's whole
-        ranking, so retrieval metrics measure the retriever, not the guard.
+        ranking, so retrieval metrics measure the retriever, not the guard. Traced when :mod:`ragauge.trace`
+        is configured: the guard's decisions, the kept chunks and the answer shown.
         """
+        from .. import trace
+        from ..guard.trace import record_result
+
         self.last_retrieved, self.last_citations = (), []
-        result = guard.run(question, filters=filters, k=k or self.k)
+        with trace.request(question, language=detect_lang(question, self.lang)) as tr:
+            result = guard.run(question, filters=filters, k=k or self.k)
+            record_result(tr, result)
         ranking = self.last_retrieved
         deciding = next((s for s in reversed(result.stages) if s.decision not in ("pass", "skipped", "unchanged",
                                                                                     "no_match")), None)

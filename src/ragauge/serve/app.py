@@ -7,6 +7,9 @@
   one item per trace with ``scores`` (metric -> value; null = unscored, reason in ``unscored``) and
   ``scoring.state`` (pending, claimed, done, failed).
 - ``GET /api/traces/{id}``: one trace with its spans and the scores' artifacts; ``GET /api/status``: queue.
+- ``POST /api/runs`` (a ``ragauge eval`` results.json), ``GET /api/runs``, ``GET /api/runs/compare?base=&new=``
+  (``ragauge compare``'s paired comparison; :mod:`.runs`).
+- ``GET /api/metrics?window=1h``: latency / retrieval / TTFT percentiles per time window (:mod:`.timeseries`).
 
 Every ``/api`` route needs ``Authorization: Bearer <RAGAUGE_TOKEN>``.
 """
@@ -23,7 +26,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 
 from .._version import __version__
-from ..errors import ConfigError
+from ..errors import ConfigError, InputError
 from . import otlp, otlp_ingest, store
 from .db import default_url, make_engine, migrate
 from .schema import BatchError, FeedbackError, parse_batch, parse_feedback
@@ -211,6 +214,50 @@ def create_app(*, db: str | None = None, token: str | None = None, max_body_byte
         groups = await run_in_threadpool(store.version_summary, engine, app_name=app_name, since=since, until=until)
         return JSONResponse({"versions": groups})
 
+    @app.get("/api/metrics", dependencies=[Depends(authorized)])
+    async def timing_metrics(window: str = "1h", app_name: str | None = None,
+                             app_version: str | None = Query(None, description="empty: traces without a version"),
+                             since: float | None = None, until: float | None = None) -> JSONResponse:
+        from .timeseries import windowed_metrics
+
+        try:
+            out = await run_in_threadpool(lambda: windowed_metrics(
+                engine, window=window, app_name=app_name, app_version=app_version or None,
+                version_given=app_version is not None, since=since, until=until))
+        except InputError as exc:
+            raise HTTPException(422, str(exc)) from None
+        return JSONResponse(out)
+
+    @app.post("/api/runs", dependencies=[Depends(authorized)])
+    async def upload_run(request: Request, name: str | None = None) -> JSONResponse:
+        """A ``ragauge eval`` results.json (the body) -> stored for the dashboard's run comparison."""
+        from . import runs
+
+        body = await _read_body(request, max_body_bytes)
+        try:
+            stored = await run_in_threadpool(lambda: runs.add_run(engine, body, name=name))
+        except InputError as exc:
+            return JSONResponse({"detail": f"run refused, nothing stored: {exc}"}, status_code=422)
+        return JSONResponse(stored)
+
+    @app.get("/api/runs", dependencies=[Depends(authorized)])
+    async def uploaded_runs(limit: int = Query(200, ge=1, le=1000)) -> JSONResponse:
+        from . import runs
+
+        return JSONResponse({"runs": await run_in_threadpool(runs.list_runs, engine, limit=limit)})
+
+    @app.get("/api/runs/compare", dependencies=[Depends(authorized)])
+    async def compare_uploaded(base: str, new: str, intersect: bool = False) -> JSONResponse:
+        from . import runs
+
+        try:
+            result = await run_in_threadpool(lambda: runs.compare(engine, base, new, intersect=intersect))
+        except LookupError as exc:
+            raise HTTPException(404, str(exc)) from None
+        except InputError as exc:
+            raise HTTPException(422, str(exc)) from None
+        return JSONResponse(result.to_dict())
+
     @app.get("/api/traces/{trace_id}", dependencies=[Depends(authorized)])
     async def one_trace(trace_id: str) -> JSONResponse:
         item = await run_in_threadpool(store.get_trace, engine, trace_id)
@@ -221,7 +268,9 @@ def create_app(*, db: str | None = None, token: str | None = None, max_body_byte
     @app.get("/api/status", dependencies=[Depends(authorized)])
     async def status() -> JSONResponse:
         counts = await run_in_threadpool(store.queue_counts, engine)
-        return JSONResponse({"scoring": {"enabled": scorer is not None, "metrics": list(metrics), "queue": counts}})
+        llm = scorer.llm.usage() if scorer is not None and scorer.llm is not None else None
+        return JSONResponse({"scoring": {"enabled": scorer is not None, "metrics": list(metrics), "queue": counts,
+                                         "llm": llm}})
 
     if dashboard:
         _mount_dashboard(app, engine, {"token": token, "profile": profile or "none", **(dashboard_settings or {})})

@@ -109,6 +109,19 @@ alerts = sa.Table(
     sa.Column("detail", sa.JSON, nullable=False),
 )
 
+# Uploaded `ragauge eval` runs: the per-sample scores a paired comparison needs (``ragauge.serve.runs``).
+runs = sa.Table(
+    "runs", metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("app", sa.String(400)),
+    sa.Column("uploaded_at", sa.Float, nullable=False),
+    sa.Column("n_samples", sa.Integer, nullable=False),
+    sa.Column("summary", sa.JSON, nullable=False),  # metric -> {mean, n}
+    sa.Column("scores", sa.JSON, nullable=False),  # a reduced ragauge.results/1 document (ids, specs, scores)
+    sa.Index("ix_runs_uploaded_at", "uploaded_at"),
+)
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 

@@ -75,8 +75,10 @@ class Scorer:
     """Takes unscored traces from the queue and stores their scores; ``start()`` runs it in a thread."""
 
     def __init__(self, engine: sa.Engine, *, metrics: Sequence[str] = DEFAULT_METRICS, judge: Any = "offline",
-                 batch_size: int = 16, lease_s: float = 300.0, max_attempts: int = 3, poll_s: float = 0.5) -> None:
+                 batch_size: int = 16, lease_s: float = 300.0, max_attempts: int = 3, poll_s: float = 0.5,
+                 llm: Any = None) -> None:
         self.engine = engine
+        self.llm = llm  #: an :class:`~ragauge.serve.llm_scoring.LLMSampler`, or None
         self.metrics = list(metrics)
         self.judge = judge
         self.batch_size = batch_size
@@ -127,18 +129,31 @@ class Scorer:
         if not ids:
             return 0
         records = self._records(ids)
+        done = records
         try:
             self._store(self._evaluate(records))
         except Exception as exc:  # noqa: BLE001 - find the trace that fails, score the others
+            done = []
             if len(records) == 1:
                 self._release(records[0]["id"], exc)
             else:
                 for rec in records:
                     try:
                         self._store(self._evaluate([rec]))
+                        done.append(rec)
                     except Exception as one:  # noqa: BLE001
                         self._release(rec["id"], one)
+        if self.llm is not None and done:
+            self._store_llm(done)
         return len(ids)
+
+    def _store_llm(self, records: list[dict[str, Any]]) -> None:
+        """The LLM judge's rows for the sampled ``records`` (after their offline scores were stored, so a
+        slow LLM never holds the offline scores back)."""
+        rows = self.llm.rows(records, time.time())
+        if rows:
+            with self.engine.begin() as conn:
+                conn.execute(scores.insert(), rows)
 
     def _store(self, results: Any) -> None:
         now = time.time()

@@ -21,7 +21,7 @@ import inspect
 from typing import Any, Callable, Sequence
 
 from ...errors import ConfigError, InputError, MissingDependencyError
-from . import build_prompt
+from . import build_prompt, traced_generate, traced_retrieve
 
 try:
     from langchain_core.language_models import BaseLanguageModel
@@ -128,7 +128,7 @@ def langchain_retriever(source: Any = None, *, scores: str = "relevance", score_
             except NotImplementedError:
                 raise _relevance_missing(target) from None
             return _items(result, pairs, k, score_keys)
-        return aretrieve
+        return traced_retrieve(aretrieve)
 
     def retrieve(query: str, filters: Any = None, k: int = 5) -> list[dict[str, Any]]:
         target, method, args, kwargs, pairs = plan(query, filters, k)
@@ -137,7 +137,7 @@ def langchain_retriever(source: Any = None, *, scores: str = "relevance", score_
         except NotImplementedError:
             raise _relevance_missing(target) from None
         return _items(result, pairs, k, score_keys)
-    return retrieve
+    return traced_retrieve(retrieve)
 
 
 def _text(output: Any) -> str:
@@ -172,11 +172,11 @@ def langchain_generate(model: Any, *, prompt: str | None = None, asynchronous: b
     if asynchronous:
         async def agenerate(question: str, contexts: list[str]) -> str:
             return _text(await model.ainvoke(payload(question, contexts)))
-        return agenerate
+        return traced_generate(agenerate, model=type(model).__name__)
 
     def generate(question: str, contexts: list[str]) -> str:
         return _text(model.invoke(payload(question, contexts)))
-    return generate
+    return traced_generate(generate, model=type(model).__name__)
 
 
 def _request(value: Any) -> dict[str, Any]:
@@ -197,19 +197,31 @@ OUTPUTS = ("result", "text", "dict")
 
 def as_runnable(guard: Any, *, output: str = "result", name: str = "ragauge_guard") -> Runnable:
     """The guard as a LangChain ``Runnable``: input a question or ``{question, filters, k, request_id}``;
-    output the :class:`GuardResult` (``"result"``), its ``text`` or its ``to_dict()``."""
+    output the :class:`GuardResult` (``"result"``), its ``text`` or its ``to_dict()``. Each call is one traced
+    request when :mod:`ragauge.trace` is configured (guard decisions, retrieval, generation, the answer)."""
     if output not in OUTPUTS:
         raise ConfigError(f"output={output!r}; expected one of {OUTPUTS}")
 
     def shape(result: Any) -> Any:
         return result if output == "result" else result.text if output == "text" else result.to_dict()
 
+    from ... import trace
+    from ..trace import record_result
+
     def invoke(value: Any) -> Any:
         req = _request(value)
-        return shape(guard.run(req.pop("question"), **req))
+        question = req.pop("question")
+        with trace.request(question) as t:  # a no-op until ragauge.trace is configured
+            result = guard.run(question, **req)
+            record_result(t, result)
+        return shape(result)
 
     async def ainvoke(value: Any) -> Any:
         req = _request(value)
-        return shape(await guard.arun(req.pop("question"), **req))
+        question = req.pop("question")
+        with trace.request(question) as t:
+            result = await guard.arun(question, **req)
+            record_result(t, result)
+        return shape(result)
 
     return RunnableLambda(invoke, afunc=ainvoke, name=name)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from ...errors import ConfigError, MissingDependencyError
-from . import build_prompt
+from . import build_prompt, traced_generate, traced_retrieve
 
 try:
     from llama_index.core.base.base_retriever import BaseRetriever
@@ -92,11 +92,11 @@ def llamaindex_retriever(retriever: Any = None, *, index: Any = None,
     if asynchronous:
         async def aretrieve(query: str, filters: Any = None, k: int = 5) -> list[dict[str, Any]]:
             return _items(await build(filters, k).aretrieve(QueryBundle(query)), k)
-        return aretrieve
+        return traced_retrieve(aretrieve)
 
     def retrieve(query: str, filters: Any = None, k: int = 5) -> list[dict[str, Any]]:
         return _items(build(filters, k).retrieve(QueryBundle(query)), k)
-    return retrieve
+    return traced_retrieve(retrieve)
 
 
 def _nodes(contexts: list[str]) -> list[Any]:
@@ -136,4 +136,4 @@ def llamaindex_generate(target: Any, *, prompt: str | None = None, asynchronous:
             f"{type(target).__name__} has no synthesize(); a query engine that only has query() retrieves on its "
             "own, past the guard's gates. Pass a RetrieverQueryEngine, a response synthesizer "
             "(get_response_synthesizer(llm=...)) or an LLM")
-    return asyn if asynchronous else sync
+    return traced_generate(asyn if asynchronous else sync, model=type(target).__name__)

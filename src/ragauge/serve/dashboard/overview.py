@@ -22,6 +22,7 @@ from ...gates.profiles import Profile, Threshold
 from ...metrics.column import ScoreColumn
 from ...metrics.registry import parse_metric
 from ...stats.paired import PairedResult, compare_scores, holm
+from ..llm_scoring import base_metric, llm_metric
 
 JUDGE_METRICS = ("faithfulness", "answer_relevancy", "context_precision")
 TIMING_METRICS = ("latency_p50", "latency_p95", "latency_p99", "retrieval_p95", "ttft_p95")
@@ -41,8 +42,9 @@ class Tile:
 
 
 def column(metric: str, rows: Sequence[dict[str, Any]]) -> ScoreColumn:
-    """The stored values of ``metric`` over ``rows`` as a :class:`ScoreColumn` (unscored with the reason)."""
-    spec = parse_metric(metric)
+    """The stored values of ``metric`` over ``rows`` as a :class:`ScoreColumn` (unscored with the reason).
+    ``faithfulness:llm`` is the LLM judge's value on the sampled share (:mod:`ragauge.serve.llm_scoring`)."""
+    spec = parse_metric(base_metric(metric)[0])
     if spec.family == "operational":
         field = _TIMING_FIELD[spec.base]
         values = [r.get(field) for r in rows]
@@ -106,13 +108,15 @@ def threshold_for(profile: Profile | None, metric: str) -> Threshold | None:
 
 def tiles(rows: Sequence[dict[str, Any]], profile: Profile | None, *, trend_width: int = 20,
           ci: CIConfig = CIConfig()) -> list[Tile]:
-    """One tile per judge metric and timing over ``rows`` (oldest first)."""
+    """One tile per judge metric and timing over ``rows`` (oldest first), and one per judge metric the LLM
+    judge scored on a sample (``faithfulness:llm``), when any row has it: only the sampled rows count."""
     out = []
-    for metric in JUDGE_METRICS + TIMING_METRICS:
-        spec = parse_metric(metric)
-        col = column(metric, rows)
+    llm = [llm_metric(m) for m in JUDGE_METRICS if any(llm_metric(m) in r["scores"] for r in rows)]
+    for metric in JUDGE_METRICS + tuple(llm) + TIMING_METRICS:
+        spec = parse_metric(base_metric(metric)[0])
+        col = column(metric, [r for r in rows if metric in r["scores"]] if metric in llm else rows)
         summary = summarise(spec, col, ci)
-        th = threshold_for(profile, metric)
+        th = threshold_for(profile, base_metric(metric)[0])
         scored = [v for v in col.values if v is not None]
         trend = rolling_mean(scored, trend_width) if spec.family != "operational" else []
         status = _status(summary, th, profile) if profile is not None else "none"

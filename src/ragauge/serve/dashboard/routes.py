@@ -13,6 +13,8 @@ from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response, StreamingResponse
 
+from ...errors import InputError
+from .. import runs as run_store
 from . import queries
 from .export import jsonl_lines
 from .filters import filter_fields, parse_filter
@@ -20,7 +22,9 @@ from .overview import compare_versions, feedback_agreement, tiles
 from .page import BadInput, PageBase, url
 from .security import (CSRF_COOKIE, HEADERS, SESSION_COOKIE, SESSION_MAX_AGE, csrf_ok, new_csrf,
                        safe_next)
-from .views import agreement_view, comparison_view, list_row, request_view, tile_view, when
+from .slices import COLUMNS as SLICE_COLUMNS, parse_by, rows_with_tags, slice_table
+from .timing import timing_table
+from .views import agreement_view, comparison_view, list_row, request_view, run_rows, tile_view, when
 
 log = logging.getLogger("ragauge.serve.dashboard")
 
@@ -74,10 +78,59 @@ class Dashboard(PageBase):
                        "requests_href": url("/requests", app=g["app"], version=g["version"] or "")}
                       for g in gs]
         profile_text = t("profile", name=self.s.profile.name) if self.s.profile else t("no_threshold")
+        per = qp.get("per") or "1h"
+        timing_rows = timing_table(self.engine, app, version, per, rows)
         return self.render(request, "overview.html", section="overview", groups=group_rows, app=app,
+                           timing_rows=timing_rows, timing_per=per,
+                           timing_links={w: url("/", app=app, version=version or "", per=w) for w in ("1h", "1d")},
                            version=version, version_label=version or "—", window_n=len(rows), tiles=tile_views,
                            profile_text=profile_text, versions=versions, a=a, b=b, comparison=comparison,
                            compare_note=note, agreement=agreement)
+
+    def slices(self, request: Request) -> Response:
+        denied = self.need_login(request)
+        if denied is not None:
+            return denied
+        _, t = self.words(request)
+        qp = request.query_params
+        by, key = parse_by(qp.get("by"))
+        gs = queries.groups(self.engine)
+        if not gs:
+            return self.render(request, "slices.html", section="slices", groups=[], table=[])
+        app = qp.get("app") or gs[0]["app"]
+        versions = [g["version"] for g in gs if g["app"] == app]
+        if not versions:
+            return self.error(request, 404, t("no_app", app=app))
+        version = _pick(qp.get("version"), versions, versions[0])
+        rows = rows_with_tags(self.engine, app, version, self.s.window)
+        table = [{"name": s["name"], "n": s["n"], "cells": [tile_view(x, t, self.s.trend_width) for x in s["tiles"]]}
+                 for s in slice_table(rows, by, key, self.s.profile)]
+        return self.render(request, "slices.html", section="slices", groups=gs, table=table, app=app,
+                           version=version, versions=versions, by=qp.get("by") or "tag", window_n=len(rows),
+                           apps=sorted({g["app"] for g in gs}), columns=[t.metric(m) for m in SLICE_COLUMNS])
+
+    def runs(self, request: Request) -> Response:
+        denied = self.need_login(request)
+        if denied is not None:
+            return denied
+        _, t = self.words(request)
+        qp = request.query_params
+        listed = run_store.list_runs(self.engine)
+        for r in listed:
+            r["time"] = when(r["uploaded_at"])
+        base, new = qp.get("base"), qp.get("new")
+        result, problem = None, None
+        if base and new:
+            try:
+                result = run_store.compare(self.engine, base, new, intersect=qp.get("intersect") == "1")
+            except LookupError as exc:
+                return self.error(request, 404, str(exc))
+            except InputError as exc:
+                problem = str(exc)
+        return self.render(request, "runs.html", section="runs", runs=listed, base=base, new=new,
+                           comparison=run_rows(result, t) if result is not None else None,
+                           result=result, message=problem, message_kind="error",
+                           intersect=qp.get("intersect") == "1")
 
     def requests(self, request: Request) -> Response:
         denied = self.need_login(request)
@@ -214,7 +267,8 @@ def add_routes(app: FastAPI, dash: Dashboard) -> None:
 
     app.add_exception_handler(BadInput, bad_input)
     for path, endpoint, method in (
-            ("/", dash.overview, "GET"), ("/requests", dash.requests, "GET"),
+            ("/", dash.overview, "GET"), ("/requests", dash.requests, "GET"), ("/slices", dash.slices, "GET"),
+            ("/runs", dash.runs, "GET"),
             ("/requests/{trace_id}", dash.one, "GET"), ("/requests/{trace_id}/feedback", dash.feedback, "POST"),
             ("/export", dash.export, "GET"), ("/login", dash.login_page, "GET"), ("/login", dash.login, "POST"),
             ("/logout", dash.logout, "POST"), ("/_dashboard/style.css", dash.style, "GET")):

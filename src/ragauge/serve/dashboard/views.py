@@ -162,3 +162,18 @@ def _span_details(s: dict[str, Any]) -> str:
     if s.get("kind") == "retrieval":
         parts.append(f"chunks: {len(s.get('chunks') or [])}")
     return short("; ".join(parts), 400)
+
+
+def run_rows(result: Any, t: Words) -> list[dict[str, Any]]:
+    """The rows of a two-run comparison (``ragauge compare``'s numbers)."""
+    verdicts = {"better": "v_better", "worse": "v_worse", "no detectable difference": "v_same",
+                "too few pairs": "v_few"}
+    out = []
+    for m in result.metrics:
+        ci = f"[{m.ci.low:+.3f}, {m.ci.high:+.3f}]" if m.ci is not None else "—"
+        out.append({"label": t.metric(m.metric), "a": num(m.base_value), "b": num(m.new_value),
+                    "diff": "—" if m.difference is None else f"{m.difference:+.3f}", "ci": ci,
+                    "p": "—" if m.p_adjusted is None else f"{m.p_adjusted:.3g}",
+                    "verdict": t(verdicts[m.verdict]) if m.verdict in verdicts else m.verdict,
+                    "verdict_class": m.verdict if m.verdict in ("better", "worse") else "", "n": m.n})
+    return out
