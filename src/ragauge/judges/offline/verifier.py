@@ -634,9 +634,9 @@ def faithfulness(verdicts: Sequence[ClaimVerdict]) -> float | None:
 
     >>> faithfulness([])
     """
-    if not verdicts:
-        return None
-    return sum(v.label == SUPPORTED for v in verdicts) / len(verdicts)
+    from ragauge.scores.claims import supported_fraction  # the one formula (metrics use it too)
+
+    return supported_fraction([v.label == SUPPORTED for v in verdicts])
 
 
 __all__ = [
