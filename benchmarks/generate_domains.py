@@ -1,4 +1,5 @@
-"""Golden-set generation on the test corpora of other domains (tests/generate/_domain_corpora.py).
+"""Golden-set generation on the test corpora of other domains (tests/generate/_domain_corpora.py, and the
+corpora of the second review round in tests/generate/_unseen_corpora.py).
 
     .venv/bin/python benchmarks/generate_domains.py [--n 30] [--show 5]     # offline: counts per corpus
     .venv/bin/python benchmarks/generate_domains.py --n 30 --markdown       # + the questions, as Markdown tables
@@ -27,16 +28,25 @@ sys.path.insert(0, str(ROOT / "tests" / "generate"))
 #: Question words a template adds (not content from another domain).
 FRAME = {"сколько", "какой", "каков", "как", "что", "когда", "стоить", "срок", "размер", "быть", "долго",
          "how", "what", "much", "many", "when", "soon", "long", "cost", "doe", "do", "is", "be", "are",
-         "число", "продолжительность", "такой", "время", "часто", "предел", "ставка", "mean"}
+         "число", "продолжительность", "такой", "время", "часто", "предел", "ставка", "mean", "date", "far",
+         "advanc", "weight", "length", "age", "time", "often", "case", "случай", "возраст", "процент"}
 CHECKS = ("reference_number_not_in_chunk", "reference_not_supported_by_judge", "sensitive_quote_not_in_chunk",
           "unanswerable_stated_in_corpus_by_lemmas", "unanswerable_supported_by_judge",
           "unanswerable_answerable_by_judge", "unanswerable_defined_in_corpus")
 
 
-def _load(name: str, tmp: str):
-    from _domain_corpora import write_corpus
+def _corpora() -> dict[str, object]:
+    """Corpus name -> the module that writes it (first round, then the second review round's)."""
+    import _domain_corpora
+    import _unseen_corpora
 
+    return {**{n: _domain_corpora for n in _domain_corpora.CORPORA}, **{n: _unseen_corpora for n in _unseen_corpora.CORPORA}}
+
+
+def _load(name: str, tmp: str):
     from ragauge.generate import chunk, load_folder
+
+    write_corpus = _corpora()[name].write_corpus  # type: ignore[attr-defined]
 
     docs, problems = load_folder(write_corpus(name, Path(tmp)))
     return docs, problems, chunk(docs)
@@ -65,6 +75,7 @@ def measure(name: str, n: int, seed: int = 0) -> dict:
             "unanswerable": len(unans), "unanswerable_foreign_words": len(foreign),
             "sensitive": len(sens), "sensitive_not_quoted": len(unquoted), "candidates": summary["candidates"],
             "dropped": {k: v for k, v in summary["dropped"].items() if v}, "judge": summary["judge"],
+            "copies": summary["copies"], "short_reason": summary.get("short_reason", ""),
             "cases": cases}
 
 
@@ -99,7 +110,7 @@ def markdown(m: dict, limit: int = 30) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from _domain_corpora import CORPORA
+    corpora = _corpora()
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=30)
@@ -107,17 +118,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", action="store_true", help="print every corpus's cases as a Markdown table")
     parser.add_argument("--llm", type=int, default=0, help="also run the LLM path with this n per corpus")
     args = parser.parse_args(argv)
-    print("corpus     docs chunks covered/bearing answerable/n base unanswerable(foreign) sensitive(not quoted) "
-          "candidates judge")
+    print("corpus         docs chunks covered/bearing answerable/n base copies unanswerable(foreign) "
+          "sensitive(not quoted) candidates judge")
     measured = []
-    for name in CORPORA:
+    for name in corpora:
         m = measure(name, args.n)
         measured.append(m)
-        print(f"{name:10} {m['documents']:4} {m['chunks']:6} {m['covered']:7}/{m['fact_bearing']:<7} "
-              f"{m['answerable']:7}/{m['requested']:<3} {m['base']:4} {m['unanswerable']:8}"
+        print(f"{name:14} {m['documents']:4} {m['chunks']:6} {m['covered']:7}/{m['fact_bearing']:<7} "
+              f"{m['answerable']:7}/{m['requested']:<3} {m['base']:4} {m['copies']:6} {m['unanswerable']:8}"
               f"({m['unanswerable_foreign_words']}) {m['sensitive']:8}({m['sensitive_not_quoted']}) "
               f"{m['candidates']:10} {m['judge']}")
-        print(f"{'':10} dropped: {m['dropped']}")
+        print(f"{'':14} dropped: {m['dropped']}")
+        if m["short_reason"]:
+            print(f"{'':14} short: {m['short_reason']}")
         for c in m["cases"][:args.show]:
             print("    ", c.question)
     if args.markdown:
@@ -128,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         from ragauge.testing.llama_server import find_gguf, llama_server
 
         with tempfile.TemporaryDirectory() as tmp, llama_server(find_gguf(), log_path=Path(tmp) / "server.log") as url:
-            for name in CORPORA:
+            for name in corpora:
                 r = measure_llm(name, args.llm, url, str(Path(tmp) / "cache.sqlite"))
                 print(f"llm {name:10} generated {r['generated']}/{r['requested']} of {r['candidates']} candidates; "
                       f"rules {r['rules']} critic {r['critic']} checks {r['checks']} unparseable {r['unparseable']} "

@@ -82,7 +82,7 @@ def _print_summary(summary: dict, problems, out: str, kb: str) -> None:
     counts = lambda d: ", ".join(f"{k} {v}" for k, v in d.items()) or "none"  # noqa: E731
     lines = [f"wrote {summary.get('generated', 0)} cases to {out} (asked for {summary.get('requested')}, "
              f"seed {summary.get('seed')}) and the knowledge base to {kb}"]
-    for key in ("by_type", "by_slice", "by_language", "by_document", "dropped"):
+    for key in ("by_type", "by_slice", "by_language", "by_document", "by_section", "dropped"):
         if isinstance(summary.get(key), dict):
             lines.append(f"  {key.replace('_', ' ')}: {counts(summary[key])}")
     cov = summary.get("coverage")
@@ -93,8 +93,12 @@ def _print_summary(summary: dict, problems, out: str, kb: str) -> None:
             lines.append(f"    unused {row.get('chunk_id', '?')}: {row.get('reason', '?')}")
         if len(cov.get("unused") or []) > 10:
             lines.append(f"    ... and {len(cov['unused']) - 10} more (golden.meta.json has them all)")
+    if summary.get("copies") is not None:
+        lines.append(f"  copies (typo / synonym variants of other cases): {summary['copies']}"
+                     + (f" (at most {summary['copy_cap']})" if summary.get("copy_cap") is not None else ""))
     if summary.get("short_of_target"):
-        lines.append(f"  {summary['short_of_target']} fewer than asked: the documents hold no more distinct facts"
+        why = summary.get("short_reason") or "the generator found no more cases it could check"
+        lines.append(f"  {summary['short_of_target']} fewer than asked: {why}"
                      + (" (see the unused chunks above)" if isinstance(cov, dict) and cov.get("unused") else ""))
     if problems:
         lines.append(f"  skipped {len(problems)} file(s):")

@@ -76,6 +76,10 @@ def parse_pdf(path: Path, budget: ParseBudget | None = None) -> tuple[list[RawBl
 _LIST_START = re.compile(r"^\s*(?:[-*+•–—]|\d{1,3}[.)])\s+")
 
 
+#: A short unpunctuated tail after a sentence's end on one PDF line: a heading the text layer put there.
+_GLUED_HEADING = re.compile(r"(?<=[.!?])\s+([A-ZА-ЯЁ][\w-]*(?: [\w-]+){0,4})$")
+
+
 def _pdf_paragraphs(page_text: str) -> str:
     """Insert blank lines where a paragraph probably ends: pypdf returns one line a text line.
 
@@ -89,9 +93,13 @@ def _pdf_paragraphs(page_text: str) -> str:
     typical = lengths[int(len(lengths) * 0.9) - 1 if len(lengths) > 1 else 0]
     out: list[str] = []
     for i, line in enumerate(lines):
-        out.append(line)
         stripped = line.strip()
         nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        glued = _GLUED_HEADING.search(stripped) if nxt[:1].isupper() else None
+        if glued:  # "… 20%. Data protection" + "We never share …": the heading after the last sentence
+            out += [line[:line.rfind(glued.group(1))].rstrip(), "", glued.group(1), ""]
+            continue
+        out.append(line)
         if not stripped or not nxt:
             continue
         short = len(stripped) < 0.8 * typical

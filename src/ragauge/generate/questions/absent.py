@@ -42,12 +42,15 @@ NOT_FOUND = {"ru": "В документах нет ответа на этот в
 
 
 def _subject_text(q: ProseQuestion) -> str:
-    return morph.lower_first(q.subject) if q.lang == "ru" else q.subject
+    if q.lang == "ru":
+        return morph.lower_first(q.subject)
+    return q.subject if re.match(r"^(?:[A-Z]{2,}|[A-Z]\w*[A-Z])", q.subject) else q.subject[:1].lower() + q.subject[1:]
 
 
-def stated_by_lemmas(subject: str, kind: str, items: Sequence[ProseQuestion]) -> bool:
-    """True when some sentence of the corpus gives a quantity of ``kind`` about ``subject``."""
-    own = set(lemmas(subject))
+def stated_by_lemmas(subject: str, kind: str, items: Sequence[ProseQuestion], verb: str = "") -> bool:
+    """True when some sentence of the corpus gives a quantity of ``kind`` about ``subject`` (with ``verb`` when
+    given: "Credit requests must be filed within 30 days" does not say how soon they are answered)."""
+    own = set(lemmas(subject)) | set(lemmas(verb))
     return any(q.kind == kind and own <= set(lemmas(q.reference)) for q in items)
 
 
@@ -72,19 +75,21 @@ def stated_by_judge(judge: Any, claim: str, lang: str, contexts: Sequence[str], 
 
 
 def absent_candidates(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], dropped: Counter, *,
-                      judge: Any = None, limit: int = 12) -> list[tuple[str, str, dict]]:
+                      judge: Any = None, limit: int = 12, others: Sequence[ProseQuestion] = ()
+                      ) -> list[tuple[str, str, dict]]:
     """Up to ``limit`` (question, lang, extra) unanswerable questions, in a deterministic order.
 
     ``judge`` (an :class:`~ragauge.judges.offline.judge.OfflineJudge`, or None when unavailable) makes the
     second absence check; without it the lemma check alone decides and ``dropped`` counts
-    ``unanswerable_unchecked_by_judge``."""
+    ``unanswerable_unchecked_by_judge``. ``others``: subjects of other sentences (defined terms, "X составляет"
+    subjects) that may fill a frame too, as :func:`term_subjects` makes them."""
     out: list[tuple[str, str, dict]] = []
     asked = {q.question.casefold() for q in items}
     seen: set[str] = set()
     frames = [q for q in items if q.frame]
     bags = [(c, set(lemmas(c.text))) for c in chunks] if frames and judge is not None else []
     for a in frames:
-        for b in items:
+        for b in list(items) + list(others):
             if len(out) >= limit:
                 return out
             if b is a or b.lang != a.lang or b.form != a.form or not b.form or not _related(a, b):
@@ -98,7 +103,7 @@ def absent_candidates(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], d
             if key in seen or key in asked:
                 continue
             seen.add(key)
-            if stated_by_lemmas(subject, a.kind, items):
+            if stated_by_lemmas(subject, a.kind, items, _frame_verb(a) if a.lang == "en" else ""):
                 dropped["unanswerable_stated_in_corpus_by_lemmas"] += 1
                 continue
             if judge is not None:
@@ -119,12 +124,15 @@ def absent_candidates(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], d
 
 
 def _frame_verb(a: ProseQuestion) -> str:
-    """The verb of a frame: the word before "{subj}" (Russian), the last word (English)."""
+    """The verb of a frame: the word before "{subj}" (Russian); in English the first word after "{subj}" that is
+    not "be"/"been" ("How soon must {subj} be submitted" -> "submitted"; "At what hours is {subj} open every
+    day" -> "open", never the last word "day")."""
     words = a.frame.rstrip("?").split()
+    at = words.index("{subj}") if "{subj}" in words else -1
     if a.lang == "ru":
-        at = words.index("{subj}") if "{subj}" in words else 0
-        return words[at - 1] if at else ""
-    return words[-1]
+        return words[at - 1] if at > 0 else ""
+    after = [w for w in words[at + 1:] if w.lower() not in ("be", "been", "not")] if at >= 0 else []
+    return after[0] if after else ""
 
 
 def _head(q: ProseQuestion) -> str | None:
@@ -139,13 +147,25 @@ def _related(a: ProseQuestion, b: ProseQuestion) -> bool:
     """``b``'s sentence uses the verb of ``a``'s frame (an attribute the documents discuss for it), or (Russian)
     its subject is an entity of the same kind (the same head noun: "общий анализ крови" for "биохимический
     анализ крови")."""
-    verb = set(lemmas(_frame_verb(a)))
-    if verb and verb <= set(lemmas(b.reference)):
-        return True
-    if a.lang != "ru":  # "unused leave may be carried over" does not make "paternity leave" one that may be
-        return False
+    if a.lang == "ru":
+        verb = set(lemmas(_frame_verb(a)))
+        if verb and verb <= set(lemmas(b.reference)):
+            return True
+    elif _frame_verb(a) and re.search(rf"\b(?:is|are|must be|may be|can be|will be) {re.escape(_frame_verb(a))}\b",
+                                      b.reference, re.IGNORECASE):
+        return True  # the same English verb form after the subject ("cover" the noun is not "covered")
     head = _head(a)
+    if a.lang != "ru":  # "unused leave may be carried over" does not make "paternity leave" one that may be;
+        # but "single-trip policy" and "annual policy" are two kinds of one thing, each with its own terms
+        return head is not None and head == _head(b) and _en_kinds(a.subject, b.subject)
     return head is not None and head == _head(b) and _differ_by_adjectives(a, b)
+
+
+def _en_kinds(a: str, b: str) -> bool:
+    """Two English subjects with the same head and different modifiers, none of them a quantity."""
+    wa, wb = a.lower().split(), b.lower().split()
+    preps = {"on", "in", "for", "with", "of", "at", "to", "from", "by", "under", "over", "and", "or"}
+    return wa != wb and len(wa) > 1 and len(wb) > 1 and not re.search(r"\d", a + b) and not preps & set(wa + wb)
 
 
 def _differ_by_adjectives(a: ProseQuestion, b: ProseQuestion) -> bool:
@@ -244,6 +264,28 @@ def table_rows(items: Sequence[str], chunks: Sequence[Chunk], dropped: Counter, 
     return out
 
 
+def term_subjects(terms: Sequence[tuple[str, str]], chunks: Sequence[Chunk]) -> list[ProseQuestion]:
+    """Defined terms and value subjects as frame fillers ("Академическая стипендия — это …" fills "На какой срок
+    назначается {subj}?" beside "Повышенная стипендия назначается на 6 месяцев"): a subject, its form, and as
+    reference the sentence that names it (for the lemma check)."""
+    out = []
+    for term, lang in terms:
+        text = re.sub(r"^(?:an?|the)\s+", "", term.strip(), flags=re.IGNORECASE) if lang == "en" else term.strip()
+        if not text or re.search(r"\d", text):
+            continue
+        if lang == "ru":
+            form = morph.gender_number(morph.lower_first(text))
+            number = None if form is None else "plur" if str(form) == "plur" else "sing"
+        else:
+            number = "plur" if text.split()[-1].lower().endswith("s") and not text.endswith("ss") else "sing"
+        chunk = next((c for c in chunks if text.lower() in c.text.lower()), None)
+        if number is None or chunk is None:
+            continue
+        sentence = next((s for s in re.split(r"(?<=[.!?])\s+", chunk.text) if text.lower() in s.lower()), text)
+        out.append(ProseQuestion(chunk, lang, "", sentence, text, "term", "", number))
+    return out
+
+
 def _checks(judge: Any) -> str:
     return "lemmas+verifier+answerability" if judge is not None else "lemmas+answerability"
 
@@ -270,11 +312,12 @@ def unanswerable_rows(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], d
             judge = judge_factory()
         except Exception:  # noqa: BLE001 - a missing optional model: the lemma check alone, reported
             judge = None
-    frames = absent_candidates(items, chunks, dropped, judge=judge, limit=limit)
+    others = term_subjects([*definitions, *((v, lang) for v, lang in subjects if v in set(values))], chunks)
+    frames = absent_candidates(items, chunks, dropped, judge=judge, limit=limit, others=others)
     rows = table_rows(table_items, chunks, dropped, judge=judge, limit=limit) if table_items else []
     terms = undefined_terms(subjects, definitions, chunks, dropped, limit=limit, values=values)
     rows = _interleave([frames, rows, terms], limit)
     return [(q, NOT_FOUND[lang], lang, extra) for q, lang, extra in rows]
 
 
-__all__ = ["NOT_FOUND", "absent_candidates", "recombined_items", "table_rows", "stated_by_judge", "stated_by_lemmas", "unanswerable_rows"]
+__all__ = ["NOT_FOUND", "absent_candidates", "term_subjects", "recombined_items", "table_rows", "stated_by_judge", "stated_by_lemmas", "unanswerable_rows"]

@@ -149,6 +149,37 @@ def term_of(subject: str, lang: str) -> str | None:
     return _ru_term(subject) if lang == "ru" else _en_term(subject)
 
 
+def _self_explaining(term: str, lang: str) -> bool:
+    """A Russian term whose modifier is a participle ("повышающий коэффициент", "отремонтированный автомобиль")."""
+    if lang != "ru" or morph._analyzer() is None:
+        return False
+    return any(morph._analyzer().parse(w)[0].tag.POS == "PRTF" for w in term.split()[:-1])
+
+
+_BARE_BEFORE = {"the", "a", "an", "of", "for", "in", "on", "at", "to", "with", "by", "no", "any", "и", "или", "в", "на",
+                "за", "по", "для", "о", "об", "с", "со", "от", "до", "при"}
+
+
+def _composes(term: str, lang: str, chunks: Sequence[Chunk]) -> bool:
+    """True when the term's head is used alone somewhere (after a preposition, an article or at a sentence start,
+    not after another modifier): the term is then that thing with a modifier, which explains itself."""
+    words = term.split()
+    if len(words) < 2:
+        return False
+    head = words[-1].lower()
+    analyzer = morph._analyzer() if lang == "ru" else None
+    head_lemma = analyzer.parse(head)[0].normal_form if analyzer is not None else head.rstrip("s")
+    for c in chunks:
+        for sent in re.split(r"(?<=[.!?])\s+|\n+", c.text):
+            tokens = re.findall(r"[\w-]+", sent.lower())
+            for k, w in enumerate(tokens):
+                same = (analyzer.parse(w)[0].normal_form == head_lemma) if analyzer is not None \
+                    else w.rstrip("s") == head_lemma
+                if same and (k == 0 or tokens[k - 1] in _BARE_BEFORE):
+                    return True
+    return False
+
+
 def question_for(term: str, lang: str) -> str:
     if lang == "ru":
         return f"Что такое {term}?"
@@ -171,6 +202,13 @@ def undefined_terms(subjects: Sequence[tuple[str, str]], definitions: Sequence[t
     seen: set[str] = set()
     for subject, lang in subjects:
         term = term_of(subject, lang) if lang in defined else None
+        if term is not None and (set(lemmas(term)) == set(lemmas(subject)) or _self_explaining(term, lang)
+                                 or _composes(term, lang, chunks)):
+            # the whole subject of a sentence stating its terms ("Early check-in is available from 9:00 am for a
+            # fee of $40"), "отремонтированный автомобиль" (a participle and its noun) and "early check-in" beside
+            # "Check-in starts at 3:00 pm" (a modifier on a head used alone): the documents say what they are
+            dropped["unanswerable_term_described_in_corpus"] += 1
+            continue
         if term is not None and term.casefold() not in seen:
             seen.add(term.casefold())
             terms.append((term, lang))

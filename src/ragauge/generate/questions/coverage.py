@@ -17,7 +17,7 @@ from ragauge.generate.chunking import Chunk
 from ragauge.generate.questions.facts import sentences, split_table
 
 _CLAUSE = re.compile(r"^\d+(?:\.\d+)+\.?\s+")
-_DEFINITION = re.compile(r"\s—\s+это\s|\b(?:is|means) an?\s", re.IGNORECASE)
+_DEFINITION = re.compile(r"\s—\s+это\s|\b(?:is|means) (?:an?|any)\s", re.IGNORECASE)
 
 
 def fact_bearing(chunk: Chunk) -> bool:

@@ -98,6 +98,8 @@ def table_facts(chunk: Chunk, lang: str) -> list[Fact]:
     header, rows = parsed
     if not rows:
         return []
+    if _is_data_row(header):
+        return _headerless_prices(chunk, lang, [header] + rows)
     ncol = len(header)
     numeric_share = [sum(_is_numeric(r[i]) for r in rows) / len(rows) for i in range(ncol)]
     item_col = next((i for i in range(ncol) if numeric_share[i] < 0.5), None)
@@ -123,6 +125,34 @@ def table_facts(chunk: Chunk, lang: str) -> list[Fact]:
                             currency=_currency(cur.group()) if cur else "",
                             header=header, value_header=header[i], sentence=CELL_SEPARATOR.join(row),
                             extras={"price": bool(_PRICE_HEADER.search(header[i]))}))
+    return out
+
+
+_MONEY_CELL = re.compile(r"^\$?\d[\d \u00a0]*(?:[.,]\d+)?\s*(?:₽|руб\.?|рублей|\$|€|USD|EUR|RUB)?(?:\s+(?:в|за|per|a)\s+[\w.²³]+)?$"
+                         r"|^\$\d", re.IGNORECASE)
+
+
+def _is_data_row(cells: tuple[str, ...]) -> bool:
+    """A first line that is a row, not a header: a name, then cells with numbers ("Кружок | 4 500 руб. в месяц")."""
+    return len(cells) >= 2 and not re.search(r"\d", cells[0]) and all(re.search(r"\d", c) for c in cells[1:])
+
+
+def _headerless_prices(chunk: Chunk, lang: str, rows: list[tuple[str, ...]]) -> list[Fact]:
+    """Price facts of a table without a header row: the first cell names the item, a cell with a currency is its
+    price, kept as written ("4 500 руб. в месяц") since no header says per what."""
+    out = []
+    for row in rows:
+        item = row[0]
+        for cell in row[1:]:
+            cur = _CURRENCY.search(cell)
+            if len(item) >= 3 and _MONEY_CELL.match(cell) and cur:
+                value, per = cell[:cur.start()].strip().lstrip("$"), cell[cur.end():].strip()
+                if cur.group() == "$":
+                    value, per = NUMBER.search(cell).group(), cell[NUMBER.search(cell).end():].strip()
+                out.append(Fact("table", chunk, lang, item, value, currency=_currency(cur.group()), header=(),
+                                value_header="", sentence=CELL_SEPARATOR.join(row),
+                                extras={"price": True, "per": per}))
+                break
     return out
 
 
@@ -159,7 +189,7 @@ _EN_VALUE = re.compile(
     r"(?P<val>(?:up to|at least|at most|about|not more than|no more than|\$)?\s*\$?\d[^;]*?)\.?$")
 _RU_DEF = re.compile(r"^(?P<subj>[А-ЯЁA-Z][^—:;,]{1,60}?)\s+—\s+это\s+(?P<val>[^;]{5,200}?)\.?$")
 _EN_DEF = re.compile(r"^(?P<subj>(?:An?|The)?\s*[A-Za-z][\w -]{1,40}?)\s+(?P<verb>is|means)\s+"
-                     r"(?P<val>(?:an?|the)\s+[^;]{5,200}?)\.?$")
+                     r"(?P<val>(?:an?|the|any)\s+[^;]{5,200}?)\.?$")
 _RU_BAD_START = {"при", "если", "в", "на", "за", "по", "с", "для", "после", "до", "от", "и", "но", "а", "это",
                  "над", "под", "перед", "через", "во", "со", "из", "о", "об", "у", "к",
                  "он", "она", "они", "оно", "его", "её", "их", "то", "так", "также", "кроме"}

@@ -32,6 +32,7 @@ from ragauge.generate.questions import build, coverage, morph, noise, paraphrase
 from ragauge.generate.questions.balance import cover_first, interleave_by_document, select
 from ragauge.generate.questions.candidate import Candidate
 from ragauge.generate.questions.dedup import NearDuplicateFilter
+from ragauge.generate.questions.distribution import by_section, short_reason
 from ragauge.generate.questions.facts import chunk_facts
 from ragauge.generate.questions.prose import prose_questions
 from ragauge.generate.questions.versions import editions, item_key
@@ -44,6 +45,9 @@ CAPS = {"unanswerable": 0.1, "sensitive": 0.05}
 #: In the fill pass (other buckets exhausted) a capped bucket may grow to this many times its cap; a
 #: small corpus then yields fewer cases than asked rather than a set made mostly of "not found".
 FILL_CAP_FACTOR = 2.5
+#: Most of a golden set that typo/synonym copies of other questions may make up, also when the documents
+#: give fewer distinct questions than asked: a set short of ``n`` is better than one made of copies.
+MAX_COPY_SHARE = 0.25
 #: Most of the base cases (before variants) the coverage pass may take: one question for each fact-bearing
 #: chunk first, the balanced round-robin for the rest.
 COVER_SHARE = 0.6
@@ -243,8 +247,9 @@ def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, 
     bases += [rest[i] for i in more]
     dropped["near_duplicate"] += refused + refused_more
     short = n - len(bases) - len(variants)
-    if short > 0:  # few facts (a short document): more noisy variants of what we have
-        variants += _variants(bases, short, 0, rng, dedup, taken)
+    copy_cap = int(MAX_COPY_SHARE * n)
+    if short > 0 and len(variants) < copy_cap:  # few facts (a short document): a few more noisy variants, capped
+        variants += _variants(bases, min(short, copy_cap - len(variants)), 0, rng, dedup, taken)
 
     final: list[tuple[Candidate, int | None]] = [(c, None) for c in bases] + variants
     cases = []
@@ -257,6 +262,11 @@ def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, 
                                 source=_source(c), generator="offline", template=c.template, seed=seed,
                                 expected_behaviour=c.expected_behaviour, extra=extra))
     summary = summarize(cases, n=n, seed=seed, candidates=made, dropped=dropped)
+    summary["copies"] = sum(1 for c in cases if "variant_of" in c.extra)
+    summary["copy_cap"] = f"at most {int(MAX_COPY_SHARE * 100)}% of the set ({copy_cap} of {n}) are typo/synonym copies"
+    summary["by_section"] = by_section(final)
+    if summary["short_of_target"]:
+        summary["short_reason"] = short_reason(summary, len(cands), len(rest) - len(more), dropped)
     made_ids = {ch.id for c in cands for ch in c.chunks}
     summary["coverage"] = coverage.summary(bearing, [c.relevant_ids for c in cases], made=made_ids, failed=failed,
                                            why=why)

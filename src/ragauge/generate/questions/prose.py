@@ -15,6 +15,10 @@ adjective: "Суточные") in the nominative, the verb finite and agreeing w
 the past tense), and "Какой/Какая/Какое/Какие" agree with the noun. The reference is the sentence itself
 (a clause number removed), so every number and condition of the reference is in its chunk.
 
+A Russian sentence these forms cannot ask is tried by :mod:`.prose_wh`, which puts a question phrase in place
+of the quantity («на 4 платежа» -> «На сколько платежей …»), and a sentence without a number that states a
+condition («… возмещается только при …») gives «При каком условии …?».
+
 A sentence that gives no question is counted in ``dropped`` by reason (``prose_no_subject``,
 ``prose_no_verb``, ``prose_no_agreement``, ``prose_no_question_form``).
 """
@@ -29,7 +33,9 @@ from typing import Iterable
 from ragauge.generate.chunking import Chunk
 from ragauge.generate.questions import morph
 from ragauge.generate.questions.facts import NUMBER, sentence_language, sentences
+from ragauge.generate.questions.prose_context import ANAPHORA, in_context, qualify
 from ragauge.generate.questions.prose_en import en_question
+from ragauge.generate.questions.prose_wh import ru_condition_question, ru_wh_question
 
 _CLAUSE = re.compile(r"^\d+(?:\.\d+)+\.?\s+")
 _WORD = re.compile(r"\S+")
@@ -40,12 +46,12 @@ _RU_PRONOUNS = {"он", "она", "оно", "они", "его", "её", "ее", 
                 "таком", "такого", "который", "которая", "которые"}
 #: Operator words just before a number, longest first: (words, kind of operator).
 RU_OPERATORS = [
-    ("не позднее чем за", "deadline"), ("не позже чем за", "deadline"), ("не менее чем за", "deadline"),
+    ("в срок до", "within"), ("в срок", "within"), ("не позднее чем за", "deadline"), ("не позже чем за", "deadline"), ("не менее чем за", "deadline"),
     ("не позднее чем через", "after"), ("не позже чем через", "after"), ("не позднее", "deadline"),
     ("в течение", "within"), ("в размере до", "amount"), ("в размере", "amount"), ("в пределах", "range"),
     ("на срок до", "term"), ("на срок", "term"), ("продолжительностью", "length"), ("по ставке", "rate"),
     ("не чаще", "often"), ("не реже", "often"), ("не более", "limit"), ("не менее", "least"), ("через", "after"),
-    ("до", "upto"), ("за", "deadline"), ("с", "clock"),
+    ("до", "upto"), ("за", "deadline"), ("с", "clock"), ("на", "term"),
 ]
 _RU_TIME = re.compile(r"^(?:рабоч|календарн)?\w*\s?(?:дн|день|дня|час|минут|недел|месяц|лет|год|сут)", re.I)
 _RU_TIME_UNIT = re.compile(r"^(?:дн|день|дня|час|минут|недел|месяц|лет|год|сут)", re.I)
@@ -153,6 +159,8 @@ def _ru_question_word(op: str, qkind: str, lemma: str, after: str = "") -> tuple
     if qkind == "date" and op in ("", "clock"):  # "списывается 15 числа каждого месяца"
         return ("Какого числа" if after.startswith("числ") else "Когда"), "date"
     if qkind in ("duration", "date"):
+        if op == "upto" and after.startswith("числ"):
+            return "До какого числа", "deadline"  # "вносится до 10 числа текущего месяца"
         table = {"deadline": "В какой срок", "within": "В какой срок", "term": "На какой срок",
                  "length": "Какой продолжительности", "after": "Через какое время", "upto": "До какого срока",
                  "limit": "За какое время"}
@@ -211,12 +219,22 @@ def _with_what(middle: list[str]) -> tuple[str, list[str]] | None:
 
 def _recipient_first(prefix: list[str]) -> list[str]:
     """"за каждый час простоя сверх нормы клиенту" -> "клиенту за каждый час простоя сверх нормы": the dative
-    noun that ends the prefix (to whom) goes right after the verb, as a person would ask."""
+    noun group that ends the prefix (to whom, with its adjectives: "многодетным семьям") goes right after the
+    verb, as a person would ask; a prefix that is that group alone stays as written."""
     last = prefix[-1] if len(prefix) > 1 else ""
     p = _parse(last) if re.fullmatch(r"[а-яё]+", last.lower()) else None
     if p is None or p.tag.POS != "NOUN" or str(p.tag.case) != "datv":
         return prefix
-    return [last] + [morph.lower_first(prefix[0])] + prefix[1:-1]
+    start = len(prefix) - 1
+    while start > 0:
+        q = _parse(prefix[start - 1]) if re.fullmatch(r"[а-яё]+", prefix[start - 1].lower()) else None
+        if q is None or not any(a.tag.POS in ("ADJF", "PRTF") and a.tag.case == "datv"
+                                for a in morph._analyzer().parse(prefix[start - 1].lower())):
+            break
+        start -= 1
+    if start == 0:
+        return prefix
+    return prefix[start:] + [morph.lower_first(prefix[0])] + prefix[1:start]
 
 
 def _lower(words: list[str]) -> str:
@@ -244,6 +262,9 @@ def _ru_question(sentence: str) -> tuple[str | None, str, str, str, str]:
     if re.fullmatch(r"[\d.,]+%", number):
         number, after = number[:-1], "%"
     qkind = _quantity_kind(after, number)
+    if any(w.endswith(",") for w in words[verb_at:first_num - op_len]) or re.match(
+            r"^возраст", words[first_num - op_len - 1].lower()):
+        return None, "prose_no_question_form", "", "", ""  # a participle clause or an age: asked by .prose_wh
     middle = _clean_tail(words[verb_at + 1:first_num - op_len])
     split = _split_subject(words, verb_at, verb)
     if split is None:
@@ -256,10 +277,10 @@ def _ru_question(sentence: str) -> tuple[str | None, str, str, str, str]:
         prefix = _clean_tail(words[:verb_at])
         if any(w.lower() in _RU_PRONOUNS for w in prefix) or morph.inflect(cand, "gent") is None:
             return None, "prose_no_agreement", "", "", ""
-        if op in ("", "amount") and qkind in ("percent", "money"):
+        if op in ("", "amount") and qkind in ("percent", "money") or not op and qkind == "count" and middle:
             prefix = _recipient_first(prefix)
             question = f"{_WHAT[form2]} {_lower(middle)} {verb} {_lower(prefix)}?"
-            return question, "percent" if qkind == "percent" else "amount", cand, "", ""
+            return question, {"percent": "percent", "money": "amount"}.get(qkind, "count"), cand, "", ""
         opening = _ru_question_word(op, qkind, lemma, after.lstrip())
         if opening is None:
             return None, "prose_no_question_form", "", "", ""
@@ -300,7 +321,13 @@ def prose_questions(chunks: Iterable[Chunk], langs: dict[str, str], dropped: Cou
         if chunk.kind == "table" or chunk.id not in langs:
             continue
         for sent in sentences(chunk):
-            if sent in skip or not re.search(r"\d", sent):
+            if sent in skip:
+                continue
+            if not re.search(r"\d", sent):
+                condition = ru_condition_question(sent) if sentence_language(sent) == "ru" and (
+                    not lang or lang == "ru") else None
+                if condition is not None:
+                    out.append(ProseQuestion(chunk, "ru", condition, _CLAUSE.sub("", sent).strip(), "", "condition"))
                 continue
             own = sentence_language(sent)
             if lang and own != lang:
@@ -309,6 +336,12 @@ def prose_questions(chunks: Iterable[Chunk], langs: dict[str, str], dropped: Cou
                 dropped["prose_russian_morphology_missing"] += 1
                 continue
             question, kind, subject, frame, form = (_ru_question if own == "ru" else en_question)(sent)
+            if question is None and own == "ru":
+                wh, wh_kind = ru_wh_question(sent)
+                if wh is not None:
+                    question, kind, subject, frame, form = wh, wh_kind, "", "", ""
+            if question is not None and ANAPHORA.search(sent):
+                question = in_context(question, chunk, own)
             if question is None:
                 dropped[kind] += 1
                 if why is not None:
@@ -317,27 +350,6 @@ def prose_questions(chunks: Iterable[Chunk], langs: dict[str, str], dropped: Cou
             out.append(ProseQuestion(chunk, own, question[:1].upper() + question[1:],
                                      _CLAUSE.sub("", sent).strip(), subject, kind, frame, form))
     return qualify(out)
-
-
-def qualify(items: list[ProseQuestion]) -> list[ProseQuestion]:
-    """The same question from sentences with different answers: name the section (or the document) so that
-    each has exactly one answer; identical sentences stay as one question (merged later)."""
-    groups: dict[str, list[int]] = {}
-    for i, q in enumerate(items):
-        groups.setdefault(q.question.casefold(), []).append(i)
-    out = list(items)
-    for idxs in groups.values():
-        if len({items[i].reference for i in idxs}) < 2:
-            continue
-        for i in idxs:
-            q = items[i]
-            sections = {items[j].chunk.section[-1] if items[j].chunk.section else "" for j in idxs}
-            name = q.chunk.section[-1] if len(sections) == len(idxs) and q.chunk.section else q.chunk.title
-            where = (f" согласно разделу «{name}»" if q.chunk.section and name == q.chunk.section[-1]
-                     else f" по документу «{name}»") if q.lang == "ru" else f" according to “{name}”"
-            out[i] = ProseQuestion(q.chunk, q.lang, q.question[:-1] + where + "?", q.reference, q.subject, q.kind,
-                                   q.frame, q.form)
-    return out
 
 
 __all__ = ["ProseQuestion", "RU_OPERATORS", "prose_questions", "qualify"]

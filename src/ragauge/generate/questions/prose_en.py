@@ -14,11 +14,16 @@ import re
 _CLAUSE = re.compile(r"^\d+(?:\.\d+)+\.?\s+")
 _WORD = re.compile(r"\S+")
 _EN_AUX = {"is", "are", "must", "will", "shall", "may", "can", "should"}
-_EN_BAD = {"it", "this", "that", "these", "those", "there", "he", "she", "they", "we", "you", "if", "when", "in",
+_EN_BAD = {"it", "this", "that", "these", "those", "there", "he", "she", "they", "we", "if", "when", "in",
            "on", "at", "for", "after", "before", "and", "but", "or", "which", "each", "every"}
 _EN_TIME = re.compile(r"^(?:working |business |calendar )?(?:days?|hours?|minutes?|weeks?|months?|years?)\b", re.I)
 
 
+#: "Travellers aged 75 or over must …", "Children under 6 stay free …": an age that qualifies the subject.
+_AGED = re.compile(r"^(?P<subj>(?:[A-Z][a-z-]*|[A-Z]{2,})(?: [a-z-]+){0,3}) (?:(?P<aged>aged \d{1,3} (?:or|and) "
+                   r"(?:over|older))|(?P<cmp>under|over) \d{1,3}(?: years(?: of age| old)?)?) "
+                   r"(?!(?:kg|cm|lbs?|g|m|km|mm|kilograms?|pounds?|metres?|meters?|inches)\b)(?P<verb>[a-z]+) "
+                   r"(?P<rest>[^,;]+)$")
 _EN_MONTH = re.compile(r"^(?:January|February|March|April|May|June|July|August|September|October|November|"
                        r"December)\b")
 
@@ -26,6 +31,8 @@ _EN_MONTH = re.compile(r"^(?:January|February|March|April|May|June|July|August|S
 def _en_plural(noun: str) -> bool:
     """"requests", "fees" are plural; "bonus", "access", "status", "analysis" are not."""
     low = noun.lower()
+    if low in ("children", "people", "men", "women", "staff", "police", "cattle", "teeth", "feet"):
+        return True
     return low.endswith("s") and not low.endswith(("ss", "us", "is"))
 
 
@@ -51,7 +58,32 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
     first_num = next((i for i, w in enumerate(words) if re.search(r"\d", w)), None)
     if first_num is None:
         return None, "prose_no_quantity", "", "", ""
+    aged = _AGED.match(body)
+    if aged:  # "Travellers aged 75 or over must complete …" -> "From what age must travellers complete …?"
+        subject = aged.group("subj").split()
+        if subject[0].lower() in _EN_BAD or len(subject) > 5:
+            return None, "prose_no_subject", "", "", ""
+        q_age = "From what age" if aged.group("aged") else f"{aged.group('cmp').capitalize()} what age"
+        verb, rest = aged.group("verb"), aged.group("rest").rstrip(",").split()
+        plural = _en_plural(subject[-1])
+        if verb.lower() in _EN_AUX:
+            core = [verb.lower(), _lower_subject(subject)] + rest
+        elif re.fullmatch(r"[a-z]{3,}s?", verb):
+            base = verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb
+            core = ["do" if plural or not verb.endswith("s") else "does", _lower_subject(subject), base] + rest
+        else:
+            return None, "prose_no_verb", "", "", ""
+        return " ".join([q_age] + core) + "?", "condition", " ".join(subject), "", "plur" if plural else "sing"
     aux_at = next((i for i, w in enumerate(words[:first_num]) if w.lower() in _EN_AUX), None)
+    has_verb = any(i > 0 and re.fullmatch(r"[a-z]{3,}s", w) and not w.endswith("ss") for i, w in
+                   enumerate(words[:first_num]))
+    if aux_at is None and not has_verb:  # "Pets up to 10 kg are allowed for a fee of $25": a number in the subject
+        later = next((i for i, w in enumerate(words[:9]) if i > first_num and w.lower() in _EN_AUX
+                      and not {"and", "or"} & {x.lower() for x in words[:i]}), None)
+        after_aux = next((i for i, w in enumerate(words) if later is not None and i > later
+                          and re.search(r"\d", w)), None)
+        if later is not None and after_aux is not None:
+            aux_at, first_num = later, after_aux
     verb_s = None
     if aux_at is None:  # "The line manager approves leave requests within 3 working days"
         verb_s = next((i for i, w in enumerate(words[:first_num]) if i > 0 and re.fullmatch(r"[a-z]{3,}s", w)
@@ -67,11 +99,23 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
     if re.fullmatch(r"\d+(?:st|nd|rd|th)\W*", number, re.IGNORECASE):
         return None, "prose_no_question_form", "", "", ""  # "issued on the 1st day": a date, no template
     pre = [w.lower() for w in words[at + 1:first_num]]
+    when = next((k for k, w in enumerate(pre) if w in ("when", "if")), None)
+    if when is not None and aux_at is not None and 0 < when <= 4 and words[at].lower() in ("is", "are"):
+        # "Delayed baggage is covered when the delay lasts more than 12 hours" -> "When is delayed baggage covered?"
+        middle_when = words[at + 1:at + 1 + when]
+        return (" ".join(["When", words[at].lower(), _lower_subject(subject)] + middle_when) + "?", "condition",
+                " ".join(subject), "", "plur" if _en_plural(subject[-1]) else "sing")
+    if pre[-4:] == ["up", "to", "the", "age"] or pre[-5:] == ["up", "to", "the", "age", "of"]:
+        # "Children are covered up to the age of 18" -> "Up to what age are children covered?"
+        cut = 5 if pre[-1] == "of" else 4
+        middle_age = words[at + 1:first_num - cut]
+        return (_core("Up to what age", words, at, aux_at, subject, middle_age), "condition", " ".join(subject),
+                "", "plur" if _en_plural(subject[-1]) else "sing")
     after = " ".join(words[first_num + 1:first_num + 3])
     unit = "money" if "$" in number or "€" in number else "percent" if number.endswith("%") else \
         "time" if _EN_TIME.match(after) else "clock" if re.fullmatch(r"\d{1,2}:\d\d", number) else \
         "date" if _EN_MONTH.match(after) else "count"
-    ops = [("at least", "least"), ("up to", "upto"), ("within", "within"), ("every", "every"), ("for", "for"),
+    ops = [("at least", "least"), ("up to", "upto"), ("until", "until"), ("within", "within"), ("every", "every"), ("for", "for"),
            ("at", "at"), ("capped at", "at"), ("of", "of"), ("by", "by"), ("from", "from")]
     op, op_len = "", 0
     for text, kind in ops:
@@ -80,6 +124,11 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
             op, op_len = kind, len(ws)
             break
     middle = words[at + 1:first_num - op_len]
+    of_noun = _of_noun(middle) if op == "of" and unit in ("money", "percent") else None
+    if of_noun is not None:  # "available for an additional premium of 20%" -> "For what additional premium is …"
+        q_of, middle = of_noun
+        return (_core(q_of, words, at, aux_at, subject, middle), "amount" if unit == "money" else "percent",
+                " ".join(subject), "", "plur" if _en_plural(subject[-1]) else "sing")
     if op and middle and middle[-1].lower() == "for":  # "may work part-time for | up to 6 months"
         middle = middle[:-1]
     if aux_at is not None and words[at].lower() in ("is", "are") and not middle and not op:
@@ -98,6 +147,8 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
             q, kind = "How long", "duration"
         elif op == "least" and ("before" in tail_words or "in advance" in tail_words):
             q, kind = "How far in advance", "deadline"
+        elif op == "upto" and (before := _before_what(words[first_num + 1:])):
+            q, kind = f"How many {unit_word} before {before}", "deadline"  # a cut-off, not a limit
         elif op == "upto":
             q, kind = f"Up to how many {unit_word}", "limit"
         elif not op:
@@ -115,14 +166,20 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
             return None, "prose_no_question_form", "", "", ""
     elif unit == "date" and op == "by":  # "The annual bonus is paid by 31 March"
         q, kind = "By what date", "deadline"
-    elif unit == "clock" and op == "from":  # "Phone support is available from 9:00 to 18:00"
-        q, kind = "At what hours", "time"
+    elif unit == "clock" and op == "from" and re.match(r"^(?:am|pm|a\.m\.|p\.m\.)?\s*(?:to|until|till)\b|^[–-]",
+                                                       " ".join(words[first_num + 1:first_num + 3]).lower()):
+        q, kind = "When", "time"  # "Phone support is available from 9:00 to 18:00"
+    elif unit == "clock" and op in ("from", "at", "until"):  # a start ("from 9:00 am"), a moment, an end
+        q, kind = {"from": "From what time", "at": "At what time", "until": "Until what time"}[op], "time"
+    elif unit == "count" and op == "upto" and re.match(r"^(?:kg|lbs?|g|cm|m|km|kilograms?|pounds?|centimet\w+)\b",
+                                                      after.lower()):  # "accepted up to 23 kg each"
+        q, kind = ("Up to what weight" if re.match(r"^(?:kg|lb|g\b|kilo|pound)", after.lower())
+                   else "Up to what length"), "limit"
     elif unit == "count" and op == "upto" and (things := _en_counted(words[first_num + 1:])):
         q, kind = f"Up to how many {things}", "limit"  # "includes up to 10 user accounts"
     else:
         return None, "prose_no_question_form", "", "", ""
-    subj = " ".join(subject)
-    subj = subj[:1].lower() + subj[1:] if not re.match(r"^[A-Z]{2,}", subj) else subj
+    subj = _lower_subject(subject)
     if aux_at is not None:
         core = [words[at].lower(), subj] + middle
     else:
@@ -133,6 +190,50 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
     plural = _en_plural(subject[-1])
     frame = f"{q} {words[at].lower()} {{subj}} {' '.join(middle)}?" if aux_at is not None and middle else ""
     return " ".join([q] + core) + "?", kind, subj, frame.replace(" ?", "?"), "plur" if plural else "sing"
+
+
+def _lower_subject(subject: list[str]) -> str:
+    subj = " ".join(subject)
+    return subj[:1].lower() + subj[1:] if not re.match(r"^(?:[A-Z]{2,}|I\b)", subj) else subj
+
+
+def _core(q: str, words: list[str], at: int, aux_at: int | None, subject: list[str], middle: list[str]) -> str:
+    """"Q AUX subject middle?" or, with no auxiliary, "Q does subject VERB middle?"."""
+    subj = _lower_subject(subject)
+    if aux_at is not None:
+        return " ".join([q, words[at].lower(), subj] + middle) + "?"
+    verb = words[at]
+    base = verb[:-2] if verb.endswith(("ches", "shes", "sses", "xes")) else verb[:-1]
+    return " ".join([q, "do" if _en_plural(subject[-1]) else "does", subj, base] + middle) + "?"
+
+
+def _of_noun(middle: list[str]) -> tuple[str, list[str]] | None:
+    """("For what additional premium", middle before it) when the middle ends "for an additional premium"."""
+    low = [w.lower() for w in middle]
+    for k in range(len(low) - 1, -1, -1):
+        if low[k] in ("for", "at", "with") and k + 2 < len(low) + 1 and k + 1 < len(low) \
+                and low[k + 1] in ("a", "an", "the"):
+            noun = middle[k + 2:]
+            if 1 <= len(noun) <= 3 and all(re.fullmatch(r"[a-z-]+", w) for w in noun):
+                return f"{middle[k].capitalize()} what {' '.join(noun)}", middle[:k]
+            return None
+    return None
+
+
+def _before_what(rest: list[str]) -> str:
+    """"arrival" from "hours before arrival": what a cut-off is counted back from, "" when none."""
+    low = [w.lower() for w in rest]
+    if len(low) < 3 or low[1] != "before":
+        return ""
+    out = []
+    for w in rest[2:5]:
+        clean = w.rstrip(".,;")
+        if not re.fullmatch(r"[a-z'-]+", clean.lower()) or clean.lower() in ("and", "or", "if", "when", "unless"):
+            break
+        out.append(clean)
+        if clean != w:
+            break
+    return " ".join(out)
 
 
 __all__ = ["en_question"]

@@ -21,7 +21,16 @@ def _lower_first(text: str) -> str:
 
 
 def _item(fact: Fact) -> str:
-    return _lower_first(fact.subject)
+    """The row's item as a question names it: "the superior double" (a table cell's bare noun phrase takes "the";
+    one that starts with an article, a number or a name in capitals, a gerund or a plural stays as written)."""
+    item = _lower_first(fact.subject)
+    first = item.split(" ", 1)[0]
+    if fact.kind != "table":
+        return item  # a sentence's own subject, with the article it was written with ("Breakfast costs $18")
+    if (first.lower() in ("a", "an", "the", "any", "each", "every", "all") or first[:1].isdigit() or first != first.lower()
+            or first.endswith("ing") or item.endswith("s") and not item.endswith("ss")):  # "plastering": no article
+        return item
+    return f"the {item}"
 
 
 def unit_phrase(fact: Fact) -> str:
@@ -34,7 +43,7 @@ def amount(fact: Fact, value: float | None = None) -> str:
         text = "$" + text
     elif fact.currency:
         text = f"{text} {fact.currency}"
-    return " ".join(p for p in (text, unit_phrase(fact)) if p)
+    return " ".join(p for p in (text, unit_phrase(fact), fact.extras.get("per", "")) if p)
 
 
 def date_label(chunk) -> str:
@@ -60,7 +69,10 @@ def table_value(fact: Fact) -> list[tuple[str, str, str, tuple[str, ...]]]:
                 (f"What is the price of {item}?", amount(fact), "table_price_cost_of", ("paraphrase",))]
     name, _, unit = fact.value_header.partition(",")
     ref = " ".join(p for p in (fact.value, unit.strip()) if p)
-    return [(f"What is the {_lower_first(name.strip())} of {item}?", ref, "table_column", ())]
+    name = _lower_first(name.strip())
+    if name.endswith("s") and not name.endswith("ss"):  # "Guests" -> "the number of guests for …"
+        return [(f"What is the number of {name} for {item}?", ref, "table_column", ())]
+    return [(f"What is the {name} of {item}?", ref, "table_column", ())]
 
 
 def old_edition(fact: Fact, doc_title: str) -> tuple[str, str, str] | None:

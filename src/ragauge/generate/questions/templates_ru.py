@@ -30,14 +30,19 @@ def _item(fact: Fact) -> str:
 
 
 def unit_phrase(fact: Fact) -> str:
+    """"за м²", "за операцию" (a unit written as a noun goes into the accusative: "за операция" is wrong)."""
     unit = _PER_UNIT.get(fact.unit, fact.unit)
-    return f"за {unit}" if unit else ""
+    if not unit:
+        return ""
+    if re.fullmatch(r"[а-яё]{3,}", unit.lower()) and morph.available():
+        unit = morph.inflect(unit, "accs") or unit
+    return f"за {unit}"
 
 
 def amount(fact: Fact, value: float | None = None) -> str:
     """"1 150 руб. за м²" from a price row."""
     text = fmt_number(value, LANG) if value is not None else fact.value
-    parts = [text, fact.currency, unit_phrase(fact)]
+    parts = [text, fact.currency, unit_phrase(fact), fact.extras.get("per", "")]
     return " ".join(p for p in parts if p)
 
 
