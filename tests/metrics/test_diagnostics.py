@@ -123,3 +123,17 @@ def test_malformed_citations_are_an_input_error():
     s = Sample(id="bad", question=Q, answer="a", contexts=CTX, metadata={"citations": "c1"})
     with pytest.raises(InputError, match="list of chunk ids"):
         run(["has_citations"], [s], None)
+
+
+def test_a_citation_retrieved_but_not_given_is_grounded_and_noted():
+    """Review finding: contexts [d1], retrieved [d1, d2], cites d2 -> d2 *was* retrieved (grounded); it is noted
+    as not given to the generator, never reported as 'not retrieved'."""
+    from ragauge.data.schema import Context, Sample
+    from ragauge.metrics.citations import compute
+    from ragauge.metrics.registry import parse_metrics
+
+    s = Sample(id="x", question="q", answer="a", contexts=(Context(text="t", id="d1"),),
+               retrieved_ids=("d1", "d2"), metadata={"citations": ["d2"]})
+    out = compute(parse_metrics(["answer_grounded"]), [s])["answer_grounded"]
+    assert out.values == [1.0]
+    assert out.artifacts[0]["cited_not_retrieved"] == [] and out.artifacts[0]["cited_not_given"] == ["d2"]

@@ -40,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
         better = "higher is better" if d.higher_is_better else "lower is better"
         alias = f"; aliases: {', '.join(d.aliases)}" if d.aliases else ""
         print(f"  {_example(d)}")
-        print(f"      {spec.description}")
+        # a description for the family, not one member's ("P{p}" reads as "Pp", "@{k}" as "@k")
+        print(f"      {d.description.replace('P{p}', 'The N-th percentile (P50, P95, ...)').replace('{p}', 'N').replace('{k}', 'k').replace('{cut}', ' of the top k' if d.param == 'k' else '')}"
+              if d.param else f"      {spec.description}")
         print(f"      needs: {', '.join(d.requires) or '-'}; {better}{alias}")
     return 0

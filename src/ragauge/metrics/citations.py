@@ -8,7 +8,9 @@ contexts' ids, else ``retrieved_ids``):
     has_citations   = 1 if C is non-empty, else 0
     answer_grounded = 1 if C is non-empty and C ⊆ S, else 0
 
-A cited id that was never retrieved is a finding: the artifact lists it (``cited_not_retrieved``).
+A cited id that was never retrieved (not in ``retrieved_ids``, else not among the contexts' ids) is a finding:
+the artifact lists it (``cited_not_retrieved``); a cited id that was retrieved but not given to the generator
+(in ``retrieved_ids``, not among the contexts) is listed as ``cited_not_given`` (a note, not a failure).
 Unscored: no answer; no ``citations`` recorded (the pipeline does not report them: not the same as
 citing nothing, which is ``[]``); ``answer_grounded`` also when the sample has no ids.
 """
@@ -69,13 +71,15 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge=Non
             has_r[i] = gr_r[i] = "no citations recorded"
             continue
         has[i] = float(bool(cited))
-        seen = s.context_ids
+        seen = s.ranking  # everything retrieved: retrieved_ids, else the contexts' ids
         if seen is None:
             gr_r[i] = "no context ids and no retrieved_ids"
             arts[i] = {"cited": cited}
             continue
         missing = [c for c in cited if c not in set(seen)]
+        given = {c.id for c in s.contexts if c.id is not None}
         grounded[i] = float(bool(cited) and not missing)
-        arts[i] = {"cited": cited, "cited_not_retrieved": missing}
+        arts[i] = {"cited": cited, "cited_not_retrieved": missing,
+                   "cited_not_given": [c for c in cited if c not in missing and given and c not in given]}
     table = {"has_citations": (has, has_r), "answer_grounded": (grounded, gr_r)}
     return {spec.name: ScoreColumn(*table[spec.base], list(arts)) for spec in specs}
