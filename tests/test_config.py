@@ -107,3 +107,14 @@ def test_the_evaluated_system_is_recorded_and_compare_names_it(tmp_path, capsys)
 
     with pytest.raises(InputError, match="app_name"):
         EvalConfig(app_name="  ")
+
+
+def test_also_adds_metrics_to_the_defaults_and_judge_ones_only_with_a_judge():
+    import ragauge
+
+    rows = [{"id": str(i), "question": "Сколько?", "answer": "5 рублей.", "contexts": ["Цена 5 рублей."],
+             "retrieved_ids": ["a"], "relevant_ids": ["a"]} for i in range(6)]
+    res = ragauge.evaluate(rows, metrics=["mrr"], also="hit_rate@1,mrr", profile=None, judge="none")
+    assert list(res.summary) == ["mrr", "hit_rate@1"]  # no repeat
+    res = ragauge.evaluate(rows, metrics=["mrr"], also=["context_relevance"], profile=None, judge="none")
+    assert "context_relevance" not in res.summary  # a judge metric needs a judge, as in the defaults

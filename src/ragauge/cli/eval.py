@@ -61,9 +61,17 @@ def register(sub) -> None:
                    "(pip install 'ragauge[ray]'; Ray Data blocks scored by an actor pool; docs/scale.md)")
     p.add_argument("--address", help="with --engine ray: the Ray cluster (auto, ray://HOST:10001; default: a local one)")
     p.add_argument("--workers", type=int, help="with --engine ray: scoring actors (default: one per CPU of the cluster)")
+    p.add_argument("--also", metavar="M1,M2", help="metrics computed besides the default (or --metrics) ones, e.g. "
+                   "--also claim_recall,hallucination_taxonomy,context_relevance")
     p.add_argument("--config", help="config file (default: ragauge.toml or pyproject.toml found from here)")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing but errors")
     p.set_defaults(func=run)
+
+
+#: the demo report also shows the diagnostics of issue 18 where its data allows (judge metrics: with a judge)
+DEMO_ALSO = ("claim_precision,claim_recall,context_utilization,noise_sensitivity_relevant,"
+             "noise_sensitivity_irrelevant,hallucinated_claims,self_knowledge,context_relevance,"
+             "context_precision_share_ids,hallucination_taxonomy,self_contradiction,factuality")
 
 
 def _field_map(items: list[str]) -> dict[str, str]:
@@ -129,7 +137,8 @@ def run(args: argparse.Namespace) -> int:
         field_map=_field_map(args.field_map), baseline=args.baseline, margin=args.margin,
         allow_intersection=args.intersection or None, min_slice_n=args.min_slice,
         lang=None if args.lang == "auto" else args.lang, app_name=args.app_name, app_version=args.app_version,
-        engine=args.engine, ray_address=args.address, workers=args.workers)
+        engine=args.engine, ray_address=args.address, workers=args.workers,
+        also=args.also or (DEMO_ALSO if args.data == "demo" and not args.metrics else None))
     judge = config.judge
     _remind_calibration(judge, args)
     results = evaluate(data, config, progress=_progress(args.quiet))

@@ -29,6 +29,8 @@ class EvalConfig:
     """
 
     metrics: Any = None
+    #: metrics computed besides ``metrics`` or the profile's defaults (e.g. diagnostics next to the gated ones)
+    also: Any = None
     profile: Any = DEFAULT_PROFILE
     judge: Any = "auto"
     k: int | None = None

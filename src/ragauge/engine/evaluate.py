@@ -124,13 +124,20 @@ def _profile(cfg: EvalConfig) -> Profile | None:
 
 
 def _specs(cfg: EvalConfig, prof: Profile | None, samples: Sequence[Sample]) -> list[MetricSpec]:
-    if cfg.metrics is not None:
-        return parse_metrics(cfg.metrics)
-    if prof is None:
-        raise InputError("no metrics given and no profile to take them from; pass metrics=[...] or a profile")
+    """``metrics`` when given, else the profile's defaults; plus ``also`` (judge metrics in ``also`` only when a
+    judge is there: the defaults' rule), without repeats."""
     judge = cfg.judge
     with_judge = judge not in (None, "auto", "none") or (judge == "auto" and offline_judge_installed())
-    return default_metrics(prof, samples, with_judge=with_judge)
+    if cfg.metrics is not None:
+        specs = parse_metrics(cfg.metrics)
+    elif prof is None:
+        raise InputError("no metrics given and no profile to take them from; pass metrics=[...] or a profile")
+    else:
+        specs = default_metrics(prof, samples, with_judge=with_judge)
+    if cfg.also:
+        have = {s.name for s in specs}
+        specs += [s for s in parse_metrics(cfg.also) if s.name not in have and (s.judge is None or with_judge)]
+    return specs
 
 
 def judge_metrics_left_out(cfg: EvalConfig, prof: Profile | None, samples: Sequence[Sample],
