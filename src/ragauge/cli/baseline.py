@@ -66,6 +66,9 @@ def _check(doc: dict, name: str) -> None:
     if not isinstance(samples, list) or not samples or not isinstance(doc.get("summary"), dict):
         raise InputError("not a results document with per-sample scores (no 'samples' / 'summary')", file=name,
                          hint="pass the results.json written by `ragauge eval` or `pytest --ragauge-out`")
+    from ..stats.runs import run_scores
+
+    run_scores(doc, source=name)  # the checks every later reader applies: a baseline no run could read is refused now
 
 
 def run_save(args: argparse.Namespace) -> int:

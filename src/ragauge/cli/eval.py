@@ -123,6 +123,7 @@ def _remind_calibration(judge, args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..config import load_config
     from ..engine import EvalConfig, evaluate
+    from ..errors import JudgeError
     from ..errors import ExitCode
     from ..report.common import verdict_line
 
@@ -141,7 +142,15 @@ def run(args: argparse.Namespace) -> int:
         also=args.also or (DEMO_ALSO if args.data == "demo" and not args.metrics else None))
     judge = config.judge
     _remind_calibration(judge, args)
-    results = evaluate(data, config, progress=_progress(args.quiet))
+    try:
+        results = evaluate(data, config, progress=_progress(args.quiet))
+    except JudgeError as exc:  # no verdict at all (exit 3): still write what was measured and the raw replies
+        partial = getattr(exc, "results", None)
+        if partial is not None and not args.dry_run:
+            written = partial.save(args.out)
+            print(f"ragauge: the run's results (raw judge replies of unscored samples) are in {written['json']}",
+                  file=sys.stderr)
+        raise
     if args.data == "demo":
         results.source = "demo"
     if args.dry_run:

@@ -91,8 +91,10 @@ def evaluate(data: Any, config: EvalConfig | None = None, *, progress: Progress 
     specs = _specs(cfg, prof, samples)
     judge = _judge(cfg, specs, samples)
     columns = _score(specs, samples, judge, progress)
-    return _decide(samples, specs, columns, prof, cfg, judge, source,
-                   no_judge=judge_metrics_left_out(cfg, prof, samples, specs))
+    results = _decide(samples, specs, columns, prof, cfg, judge, source,
+                      no_judge=judge_metrics_left_out(cfg, prof, samples, specs))
+    _raise_if_no_verdict(judge, results)
+    return results
 
 
 async def aevaluate(data: Any, config: EvalConfig | None = None, *, progress: Progress | None = None,
@@ -131,7 +133,9 @@ def _specs(cfg: EvalConfig, prof: Profile | None, samples: Sequence[Sample]) -> 
     if cfg.metrics is not None:
         specs = parse_metrics(cfg.metrics)
     elif prof is None:
-        raise InputError("no metrics given and no profile to take them from; pass metrics=[...] or a profile")
+        raise InputError("no metrics given and no profile to take them from",
+                         hint="name the metrics (--metrics ndcg@10,mrr on the command line, metrics=[...] in Python) "
+                              "or a profile (--profile dashboard)")
     else:
         specs = default_metrics(prof, samples, with_judge=with_judge)
     if cfg.also:
@@ -181,7 +185,6 @@ def _score(specs: Sequence[MetricSpec], samples: Sequence[Sample], judge: Any,
             progress(family, step, len(groups))
         with _serving(judge, [s.name for s in fspecs]):
             columns.update(compute_function(family)(fspecs, samples, judge=judge))
-    _raise_if_no_verdict(judge)
     if progress:
         progress("summaries", len(groups), len(groups))
     return {s.name: columns[s.name] for s in specs}
@@ -229,12 +232,15 @@ def _app(cfg: EvalConfig) -> dict[str, str | None] | None:
     return {"name": cfg.app_name, "version": None if cfg.app_version is None else str(cfg.app_version)}
 
 
-def _raise_if_no_verdict(judge: Any) -> None:
+def _raise_if_no_verdict(judge: Any, results: Results | None = None) -> None:
     """A judge that was asked and produced no verdict at all is a judge that could not be reached or used
-    (exit 3), not a run whose samples merely went unscored (a CI gate must not read it as a result)."""
+    (exit 3), not a run whose samples merely went unscored (a CI gate must not read it as a result). The
+    error carries the finished ``results`` (``error.results``): the raw replies it points to are in them, and
+    the CLI writes them before it exits 3."""
     check = getattr(judge, "no_verdict_error", None)
     error = check() if callable(check) else None
     if error is not None:
+        error.results = results
         raise error
 
 

@@ -167,7 +167,8 @@ def _check_one(
     hi = s.ci.high if s.ci else None
     if s.value is None:
         return GateResult(name, th.op, th.value, th.mode, "unscored",
-                          f"{name} has no value: all {s.n_unscored} samples are unscored; it must be {want}")
+                          f"{name} has no value: " + ("its only sample is unscored" if s.n_unscored == 1 else
+                                                     f"all {s.n_unscored} samples are unscored") + f"; it must be {want}")
     if th.mode in ("non_inferior", "non_inferior_strict"):
         from .noninferior import check_non_inferior, resolve_margin
 
@@ -271,7 +272,7 @@ def coverage_gate(
         top = "; ".join(f"{r} ({c})" for r, c in sorted(why.items(), key=lambda kv: -kv[1])[:3])
         n = max(s.n + s.n_unscored for s in summaries.values())
         reason = (f"nothing was measured: every sample of every requested metric is unscored "
-                  f"({', '.join(summaries)}; {n} samples" + (f"; reasons: {top}" if top else "") + "), so no "
+                  f"({', '.join(summaries)}; {n} sample{'' if n == 1 else 's'}" + (f"; reasons: {top}" if top else "") + "), so no "
                   "quality bar can be met; give the fields these metrics need (e.g. relevant_ids, retrieved_ids)"
                   + (f" (profile {name})" if name else " (no profile)"))
         return GateResult("scored metrics", ">=", 1.0, "point", "fail", reason, 0.0, n=n)

@@ -30,7 +30,7 @@ GATE_MESSAGES: dict[str, dict[str, str]] = {
     "gr_conf_fail": {"en": "{name} = {shown} misses the bar: {want}; {span} (profile {profile}, confident{gone})",
                      "ru": "{name} = {shown} — планка не пройдена: нужно {want}; {span} (профиль {profile}, "
                            "режим confident{gone})"},
-    "gr_unscored": {"en": "{name} has no value: all {n} samples are unscored; it must be {want}",
+    "gr_unscored": {"en": "{name} has no value: {all_unscored}; it must be {want}",
                     "ru": "у {name} нет значения: не оценён ни один из {of_samples}; нужно {want}"},
     "gr_not_evaluated": {"en": "{what} was not evaluated in this run (add it with --metrics)",
                          "ru": "{what}: в этом запуске не оценивалась (добавьте через --metrics)"},
@@ -88,7 +88,7 @@ GATE_MESSAGES: dict[str, dict[str, str]] = {
     "gr_origin_default": {"en": "default", "ru": "по умолчанию"},
     # the checker's own gates: nothing could be checked
     "gr_nothing": {"en": "nothing was measured: every sample of every requested metric is unscored ({names}; "
-                         "{n} samples{reasons}), so no quality bar can be met; give the fields these metrics need "
+                         "{samples}{reasons}), so no quality bar can be met; give the fields these metrics need "
                          "(e.g. relevant_ids, retrieved_ids){prof}",
                    "ru": "ничего не измерено: ни один образец не оценён ни по одной запрошенной метрике ({names}; "
                          "{samples}; причины — в столбце «не оценено» таблицы метрик), так что ни одну планку не "

@@ -144,6 +144,7 @@ class _Gate:
         if status == "unscored":
             n = int(self.summary.get("n_unscored") or 0)
             return msg(self.lang, "gr_unscored", name=self.name, n=n, of_samples=plural(self.lang, n, "of samples"),
+                       all_unscored="its only sample is unscored" if n == 1 else f"all {n} samples are unscored",
                        want=self.want())
         if self.mode.startswith("non_inferior"):
             base = self.against_baseline()

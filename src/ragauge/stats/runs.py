@@ -64,7 +64,13 @@ def run_scores(doc: Mapping[str, Any], *, source: str = "results.json") -> RunSc
                              hint="ids must be unique to pair samples between runs")
         seen.add(sid)
         ids.append(sid)
-        row = s.get("scores") or {}
+        row = s.get("scores")
+        if row is None:
+            row = {}
+        elif not isinstance(row, Mapping):
+            raise InputError("per-sample scores must be an object {metric: value}", file=source,
+                             field=f"samples[{k}].scores", value=row,
+                             hint="pass the results.json written by `ragauge eval`")
         for name in specs:
             v = row.get(name)
             if v is not None and not (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)):

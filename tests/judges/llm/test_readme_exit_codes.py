@@ -68,6 +68,13 @@ def test_3_a_judge_that_answers_nothing_usable(data, tmp_path, fake, capsys):
     code = _eval(data, tmp_path, "--metrics", "faithfulness", "--profile", "none",
                  "--judge", f"openai:judge-model@{fake.url}")
     assert code == 3 and "produced no verdict" in capsys.readouterr().err
+    # the message points at the raw replies in results.json: it is written (review finding)
+    import json
+
+    written = next(tmp_path.rglob("results.json"))
+    doc = json.loads(written.read_text(encoding="utf-8"))
+    raws = [a.get("raw_reply") for s in doc["samples"] for a in (s["artifacts"] or {}).values() if isinstance(a, dict)]
+    assert any("not JSON" in (r or "") for r in raws)
 
 
 def test_4_budget(data, tmp_path, fake):
