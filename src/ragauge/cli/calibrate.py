@@ -357,7 +357,10 @@ def format_table(rep: dict[str, Any]) -> str:
     else:
         lines.append("inter-rater agreement: one rating per sample, no ceiling available")
     t = rep["best_threshold"]
-    if t["threshold"] is not None:
+    if t["threshold"] is not None and (t["balanced_accuracy"] or 0) <= 0.5:
+        lines.append("best judge threshold: none separates the human labels (balanced accuracy 0.5 at best: the "
+                     "judge's score does not tell the good answers from the bad ones here)")
+    elif t["threshold"] is not None:
         lines.append(f"best judge threshold: {t['threshold']:.3f} (balanced accuracy {t['balanced_accuracy']:.3f}, "
                      f"Youden J {t['youden_j']:.3f}, TPR {t['tpr']:.2f}, TNR {t['tnr']:.2f})")
     else:
