@@ -165,7 +165,7 @@ def test_accept_edit_reject_and_audit(golden: Path, tmp_path: Path):
     assert rejected["status"] == "rejected" and rejected["kept"] is False and rejected["comment"] == "вопрос не по теме"
     assert rejected["row"] == 4 and rejected["golden_version"] == 2
     assert result.counts == {"accepted": 2, "edited": 1, "rejected": 1, "unreviewed": 0, "unreviewed_dropped": 0,
-                             "not_in_review_file": 0, "changes": 2}
+                             "not_in_review_file": 0, "changes": 2, "added": 0}
     meta = json.loads(meta_path(out).read_text(encoding="utf-8"))
     assert meta["version"] == 2 and meta["parent"]["sha256"] == file_sha256(golden)
     assert meta["counts"]["by_review_status"] == {"accepted": 2, "edited": 1}

@@ -27,6 +27,11 @@ def register(sub) -> None:
     p.add_argument("--judge", default="offline",
                    help="'offline' (templates, no model; default) or 'openai:MODEL@URL' (LLM generation with a "
                    "critic pass; key from RAGAUGE_LLM_API_KEY)")
+    p.add_argument("--mix", metavar="KIND=SHARE,...",
+                   help="shares of the set by kind, e.g. simple=0.5,reasoning=0.3,multi_context=0.2 (normalised "
+                   "to sum to 1; kinds: simple, reasoning, multi_context, unanswerable, badly_formulated, "
+                   "paraphrase; the LLM path takes the first three). A kind not named gets none; a kind the "
+                   "documents cannot fill leaves the set short instead of growing another. Default: balanced")
     p.add_argument("--max-calls", type=int, help="with an LLM judge: stop after this many calls")
     p.add_argument("--lang", choices=("ru", "en"), help="language of the questions (default: each chunk's own). "
                    "Offline templates do not translate: only text in that language is asked about")
@@ -52,14 +57,30 @@ def _generate(args: argparse.Namespace, chunks, documents):
             raise ConfigError("--max-calls applies to an LLM judge (--judge openai:MODEL@URL)")
         from ..generate.questions import generate_questions
 
-        return generate_questions(chunks, n=args.n, seed=args.seed, lang=args.lang, documents=documents)
+        return generate_questions(chunks, n=args.n, seed=args.seed, lang=args.lang, documents=documents,
+                                  mix=_mix(args))
     if choice.kind != "llm":
         raise ConfigError(f"--judge {choice.shown!r}: ragauge generate takes 'offline' or 'openai:MODEL@URL'")
     spec = choice.text
     from ..generate.llm_questions import generate_with_llm
 
     return generate_with_llm(chunks, n=args.n, judge_spec=spec, seed=args.seed, lang=args.lang,
-                             max_calls=args.max_calls)
+                             max_calls=args.max_calls, mix=_mix(args, llm=True))
+
+
+def _mix(args: argparse.Namespace, *, llm: bool = False):
+    """``--mix`` parsed (a clear error naming the accepted kinds), or None."""
+    if getattr(args, "mix", None) is None:
+        return None
+    from ..errors import ConfigError
+    from ..generate._llm_questions_plan import LLM_TYPES
+    from ..generate.questions.mix import MIX_KINDS, parse_mix
+
+    try:
+        return parse_mix(args.mix, allowed=LLM_TYPES if llm else MIX_KINDS)
+    except ConfigError as exc:
+        where = " (with an LLM judge)" if llm else ""
+        raise ConfigError(f"--mix {args.mix!r}{where}: {str(exc).removeprefix('mix: ')}") from None
 
 
 def _llm_nothing(summary: dict, docs: str) -> None:
@@ -93,6 +114,12 @@ def _print_summary(summary: dict, problems, out: str, kb: str) -> None:
             lines.append(f"    unused {row.get('chunk_id', '?')}: {row.get('reason', '?')}")
         if len(cov.get("unused") or []) > 10:
             lines.append(f"    ... and {len(cov['unused']) - 10} more (golden.meta.json has them all)")
+    mix = summary.get("mix")
+    if isinstance(mix, dict):
+        lines.append("  mix (requested -> achieved): " + ", ".join(
+            f"{k} {100 * r['requested_share']:.0f}% ({r['requested']}) -> {100 * r['achieved_share']:.0f}% "
+            f"({r['achieved']})" for k, r in mix["kinds"].items()))
+        lines += [f"    short: {line} (not replaced by another kind)" for line in mix.get("short") or []]
     if summary.get("copies") is not None:
         lines.append(f"  copies (typo / synonym variants of other cases): {summary['copies']}"
                      + (f" (at most {summary['copy_cap']})" if summary.get("copy_cap") is not None else ""))

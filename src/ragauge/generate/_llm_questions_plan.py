@@ -50,17 +50,28 @@ class Candidate:
     slices: tuple[str, ...]
 
 
+#: The types the LLM path writes (what a ``mix`` may name there).
+LLM_TYPES = ("simple", "reasoning", "multi_context")
+
+
 def plan_groups(chunks: Sequence[Chunk], n: int, *, seed: int = 0, overgenerate: float = 1.5,
-                per_call: int = 3) -> list[Group]:
-    """The generation calls for about ``n * overgenerate`` candidates (see the module docstring)."""
+                per_call: int = 3, mix: dict[str, float] | None = None) -> list[Group]:
+    """The generation calls for about ``n * overgenerate`` candidates (see the module docstring).
+
+    ``mix`` (normalised shares of :data:`LLM_TYPES`) replaces the default quarter/quarter/half split."""
     usable = [c for c in chunks if len(c.text.strip()) >= MIN_CHUNK_CHARS]
     if n <= 0 or not usable:
         return []
     rng = random.Random(seed)
     target = math.ceil(n * overgenerate)
-    multi = round(target * 0.25) if len(usable) >= 2 else 0
-    reasoning = round(target * 0.25)
-    simple = target - multi - reasoning
+    if mix is not None:
+        multi = round(target * mix.get("multi_context", 0.0)) if len(usable) >= 2 else 0
+        reasoning = round(target * mix.get("reasoning", 0.0))
+        simple = round(target * mix.get("simple", 0.0))
+    else:
+        multi = round(target * 0.25) if len(usable) >= 2 else 0
+        reasoning = round(target * 0.25)
+        simple = target - multi - reasoning
     pool = list(usable)
     rng.shuffle(pool)
     wanted = ["simple"] * simple + ["reasoning"] * reasoning
@@ -211,5 +222,5 @@ def format_questions(cands: Sequence[Candidate]) -> str:
                      for i, c in enumerate(cands, 1))
 
 
-__all__ = ["Candidate", "Group", "MIN_CHUNK_CHARS", "PROBLEMS", "Verdict", "critique_shape", "format_questions",
+__all__ = ["Candidate", "LLM_TYPES", "Group", "MIN_CHUNK_CHARS", "PROBLEMS", "Verdict", "critique_shape", "format_questions",
            "format_sources", "generation_shape", "plan_groups", "rule_problem"]

@@ -10,6 +10,9 @@ Per case, by the ``decision`` cell (case-insensitive; Russian words accepted too
   ``review.status = "unreviewed"``; default), ``"drop"`` (left out, listed in the audit) or
   ``"error"`` (a problem: finish the review first).
 
+A row with an empty ``id`` and a question is a *new case* an expert adds (:mod:`._review_expert`):
+with ``accept`` it gets the next ``expert-NNNN`` id and goes after the golden cases; ``reject`` skips it.
+
 Problems (every one is collected, none stops the others): a row without an id, an id that is not in
 the golden file, an id on two rows, an unknown decision, edits without ``edit``, ``edit`` without
 edits, an edited relevant id that is not in the knowledge base, an original column (question,
@@ -23,6 +26,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
+from ragauge.generate._review_expert import expert_case, is_new_case, next_ids
 from ragauge.generate._review_table import EDIT_COLUMNS, SheetRow, clean
 from ragauge.generate.case import GoldenCase
 
@@ -120,18 +124,28 @@ def _review_entry(case: GoldenCase, entry: Mapping[str, Any]) -> GoldenCase:
 
 
 def apply_review(cases: Sequence[GoldenCase], rows: Sequence[SheetRow], *, known_ids: set[str], kb_given: bool,
-                 unreviewed: str = "keep", reviewer: str | None = None, round_: int = 2, at: str | None = None
+                 unreviewed: str = "keep", reviewer: str | None = None, round_: int = 2, at: str | None = None,
+                 docs: Mapping[str, Sequence[str]] | None = None
                  ) -> tuple[list[GoldenCase], list[dict[str, Any]], list[Problem]]:
-    """The reviewed cases (golden order), one audit entry per golden case, and every problem found."""
+    """The reviewed cases (golden order, then the experts' new cases), one audit entry per golden case and per
+    new case, and every problem found. ``docs``: doc_id -> chunk ids, so a new row may name a document."""
     by_id = {c.id: c for c in cases}
     problems: list[Problem] = []
     decided: dict[str, tuple[SheetRow, str | None]] = {}
     first_row: dict[str, int] = {}
+    new_rows: list[SheetRow] = []
+    by_question = {_norm(c.question): c.id for c in cases}
     for r in rows:
         cid = r.values.get("id", "").strip()
+        same = by_question.get(_norm(r.values.get("question", ""))) if not cid else None
+        if is_new_case(r) and same is None:
+            new_rows.append(r)
+            continue
         if not cid:
-            problems.append(Problem(r.row, "id", "the row has no id", "Fill in the case id as exported, or delete "
-                                    "the row"))
+            problems.append(Problem(r.row, "id", "the row has no id" + (f" (its question is case {same!r})"
+                                                                         if same else ""),
+                                    "Fill in the case id as exported, or delete the row; a new case of your own "
+                                    "needs a question that is not in the golden file yet"))
             continue
         if cid in first_row:
             problems.append(Problem(r.row, "id", f"id {cid!r} is also on row {first_row[cid]}",
@@ -140,7 +154,8 @@ def apply_review(cases: Sequence[GoldenCase], rows: Sequence[SheetRow], *, known
         first_row[cid] = r.row
         if cid not in by_id:
             problems.append(Problem(r.row, "id", f"id {cid!r} is not in the golden file",
-                                    "Check the id, or import against the golden file this sheet was exported from"))
+                                    "Check the id, or import against the golden file this sheet was exported from; "
+                                    "to add a new case, leave its id empty and write accept"))
             continue
         word = r.values.get("decision", "").strip().lower()
         if word and word not in ALIASES:
@@ -186,7 +201,42 @@ def apply_review(cases: Sequence[GoldenCase], rows: Sequence[SheetRow], *, known
         if kept:
             new = _with_changes(case, changes) if decision == "edit" else case
             out.append(_review_entry(new, entry))
-    return out, audit, problems
+    added, added_audit = _expert_rows(cases, new_rows, problems, known_ids=known_ids, kb_given=kb_given,
+                                      docs=docs or {}, reviewer=reviewer, round_=round_, at=at)
+    return out + added, audit + added_audit, problems
+
+
+def _expert_rows(cases: Sequence[GoldenCase], rows: Sequence[SheetRow], problems: list[Problem], *,
+                 known_ids: set[str], kb_given: bool, docs: Mapping[str, Sequence[str]], reviewer: str | None,
+                 round_: int, at: str | None) -> tuple[list[GoldenCase], list[dict[str, Any]]]:
+    """New cases from id-less rows (:mod:`._review_expert`), ids ``expert-NNNN`` in row order."""
+    out: list[GoldenCase] = []
+    audit: list[dict[str, Any]] = []
+    fresh = iter(next_ids(cases, len(rows)))
+    for r in rows:
+        word = r.values.get("decision", "").strip().lower()
+        if word and word not in ALIASES:
+            problems.append(Problem(r.row, "decision", f"invalid decision {r.values['decision'].strip()!r}",
+                                    "Write accept to add this new case, or delete the row"))
+            continue
+        decision = ALIASES.get(word)
+        author = r.values.get("reviewer", "").strip() or reviewer or None
+        entry: dict[str, Any] = {"status": STATUS[decision] if decision == "reject" else "accepted",
+                                 "decision": decision, "round": round_, "at": at, "reviewer": author,
+                                 "comment": r.values.get("comment", "").strip() or None, "row": r.row,
+                                 "changes": [], "added_by_expert": True}
+        case, bad = expert_case(r, "", decision=decision, known_ids=known_ids, kb_given=kb_given, docs=docs,
+                                reviewer=reviewer, entry=entry, problem=Problem)
+        problems.extend(bad)
+        if case is not None:
+            case = replace(case, id=next(fresh))
+            out.append(case)
+            audit.append({"id": case.id, "kept": True, **entry, "question": case.question,
+                          "reference": case.reference, "relevant_ids": list(case.relevant_ids),
+                          "author": case.extra["author"]})
+        elif decision == "reject" and not bad:
+            audit.append({"id": None, "kept": False, **entry, "note": "new case rejected in the sheet"})
+    return out, audit
 
 
 __all__ = ["ALIASES", "Problem", "UNREVIEWED_POLICIES", "apply_review", "split_ids"]

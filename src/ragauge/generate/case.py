@@ -30,6 +30,13 @@ SLICES = ("numbers", "entities", "paraphrase", "long_section", "table", "version
 BEHAVIOURS = ("answer", "not_found", "clarify", "refuse_or_caution")
 
 
+def _generator(meta: Mapping[str, Any]) -> str | None:
+    """``metadata.generator``: an explicit null stays None (an expert's case); missing means "offline"."""
+    if "generator" in meta and meta["generator"] is None:
+        return None
+    return str(meta.get("generator") or "offline")
+
+
 @dataclass(frozen=True)
 class GoldenCase:
     id: str
@@ -40,7 +47,7 @@ class GoldenCase:
     slices: tuple[str, ...] = ()
     language: str = "ru"
     source: Mapping[str, Any] = field(default_factory=dict)
-    generator: str = "offline"
+    generator: str | None = "offline"  #: None for a case an expert wrote (review sheet)
     template: str | None = None
     seed: int | None = None
     expected_behaviour: str = "answer"
@@ -91,7 +98,7 @@ class GoldenCase:
         return cls(id=str(row["id"]), question=str(row["question"]), reference=str(row.get("reference") or ""),
                    relevant_ids=tuple(str(r) for r in rel), type=ctype, slices=tuple(slices),
                    language=str(row.get("language") or meta.get("language") or "ru"),
-                   source=dict(meta.get("source") or {}), generator=str(meta.get("generator") or "offline"),
+                   source=dict(meta.get("source") or {}), generator=_generator(meta),
                    template=meta.get("template"), seed=meta.get("seed"),
                    expected_behaviour=str(meta.get("expected_behaviour") or "answer"),
                    extra={k: v for k, v in meta.items() if k not in known})

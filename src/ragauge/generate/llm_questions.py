@@ -44,9 +44,11 @@ from importlib import resources
 from typing import Any, Sequence
 
 from ragauge.errors import BudgetExceededError, ConfigError
-from ragauge.generate._llm_questions_plan import (Candidate, Group, critique_shape, format_questions, format_sources,
-                                                  generation_shape, plan_groups, rule_problem)
+from ragauge.generate._llm_questions_plan import (LLM_TYPES, Candidate, Group, critique_shape, format_questions,
+                                                  format_sources, generation_shape, plan_groups, rule_problem)
 from ragauge.generate.case import GoldenCase
+from ragauge.generate.questions.mix import mix_report, parse_mix
+from ragauge.generate.questions.mix import targets as mix_targets
 from ragauge.generate.chunking import Chunk, normalise
 
 GEN_TASK, CRITIC_TASK = "generate_questions", "critique_question"
@@ -291,8 +293,11 @@ def _counts(cases: Sequence[GoldenCase]) -> dict[str, dict[str, int]]:
 def generate_with_llm(chunks: Sequence[Chunk], *, n: int, judge_spec: Any, seed: int = 0, lang: str | None = None,
                       config: dict[str, Any] | None = None, cache: Any = _DEFAULT, budget: Any = None,
                       max_calls: int | None = None, client: Any = None, overgenerate: float = 1.5,
-                      verify: bool = True) -> tuple[list[GoldenCase], dict[str, Any]]:
+                      verify: bool = True, mix: Any = None) -> tuple[list[GoldenCase], dict[str, Any]]:
     """``n`` golden cases from ``chunks`` through the LLM named by ``judge_spec``, and a summary (see the module).
+
+    ``mix``: shares of simple / reasoning / multi_context (:mod:`ragauge.generate.questions.mix`); the
+    calls are planned by it and each type keeps at most its share of ``n`` (``summary["mix"]``).
 
     ``config``: LLMConfig overrides (``max_tokens``, ``timeout``, ...). ``cache``: default the judge's
     reply cache file; ``None`` in memory; a path. ``budget`` / ``max_calls``: spending limits.
@@ -304,6 +309,8 @@ def generate_with_llm(chunks: Sequence[Chunk], *, n: int, judge_spec: Any, seed:
 
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ConfigError(f"n must be a positive integer (got {n!r})")
+    shares = parse_mix(mix, allowed=LLM_TYPES) if mix is not None else None
+    wanted = mix_targets(shares, n) if shares else None
     cfg = _config(judge_spec, dict(config or {}))
     lang = lang if lang in ("ru", "en") else corpus_language(chunks)
     budget = budget or Budget(max_calls=max_calls)
@@ -312,7 +319,7 @@ def generate_with_llm(chunks: Sequence[Chunk], *, n: int, judge_spec: Any, seed:
     own_client = client is None
     client = client or ChatClient(cfg)
     runner = _Runner(cfg, cache, budget, client)
-    groups = plan_groups(chunks, n, seed=seed, overgenerate=overgenerate)
+    groups = plan_groups(chunks, n, seed=seed, overgenerate=overgenerate, mix=shares)
     fits = len(groups)
     if budget.max_calls is not None:  # a group costs two calls (generation + critic); start only what fits
         fits = min(fits, max(0, (budget.max_calls - budget.spend.calls) // 2))
@@ -349,9 +356,10 @@ def generate_with_llm(chunks: Sequence[Chunk], *, n: int, judge_spec: Any, seed:
     random.Random(seed).shuffle(rank)
     outcomes.sort(key=lambda o: (o[0], rank[o[1].index]))  # interleave: each group's first question, then second...
     kept = [o for o in outcomes if o[3] == "kept"]
+    chosen = kept[:n] if wanted is None else _within_mix(kept, wanted)
     cases: list[GoldenCase] = []
     used: set[str] = set()
-    for _, g, c, _, reason in kept[:n]:
+    for _, g, c, _, reason in chosen:
         case = _case(c, g, lang=lang, seed=seed, config=cfg, prompts=runner.prompts, critic_reason=reason)
         if case.id in used:
             case = replace(case, id=f"{case.id}-{len(used)}")
@@ -359,13 +367,13 @@ def generate_with_llm(chunks: Sequence[Chunk], *, n: int, judge_spec: Any, seed:
         cases.append(case)
     spend = budget.spend.to_dict()
     dropped = Counter(f"{o[3]}: {o[4]}" for o in outcomes if o[3] != "kept")
-    if len(kept) > n:
-        dropped["surplus"] = len(kept) - n
+    if len(kept) > len(chosen):
+        dropped["surplus"] = len(kept) - len(chosen)
     summary = {
         "generator": "llm", "requested": n, "generated": len(cases), "seed": seed, "candidates": len(outcomes),
         **_counts(cases), "dropped": dict(sorted(dropped.items())), "short_of_target": max(0, n - len(cases)),
         "model": cfg.model, "endpoint": cfg.endpoint, "language": lang, "prompts": dict(sorted(runner.prompts.items())),
-        "structured_output": client.mode, "surplus": max(0, len(kept) - n),
+        "structured_output": client.mode, "surplus": max(0, len(kept) - len(chosen)),
         "rejected": {"rules": dict(Counter(o[4] for o in outcomes if o[3] == "rules")),
                      "critic": dict(Counter(o[4] for o in outcomes if o[3] == "critic")),
                      "checks": dict(Counter(o[4] for o in outcomes if o[3] == "checks"))},
@@ -381,7 +389,23 @@ def generate_with_llm(chunks: Sequence[Chunk], *, n: int, judge_spec: Any, seed:
         "calls": spend["calls"], "cached": spend["cached"], "prompt_tokens": spend["prompt_tokens"],
         "completion_tokens": spend["completion_tokens"], "budget_stopped": budget_stopped,
     }
+    if shares and wanted is not None:
+        available = dict(Counter(o[2].type for o in kept))
+        summary["mix"] = mix_report(cases, shares, wanted, available)
+        if summary["short_of_target"]:
+            summary["short_reason"] = "the mix could not be met: " + "; ".join(summary["mix"]["short"])
     return cases, summary
+
+
+def _within_mix(kept: Sequence[tuple], wanted: dict[str, int]) -> list[tuple]:
+    """The kept outcomes in order, each type up to its target (no type fills another's share)."""
+    taken: Counter = Counter()
+    out = []
+    for o in kept:
+        if taken[o[2].type] < wanted.get(o[2].type, 0):
+            taken[o[2].type] += 1
+            out.append(o)
+    return out
 
 
 __all__ = ["corpus_language", "generate_with_llm", "load_generation_prompt"]

@@ -94,6 +94,12 @@ def _about(golden: str | Path | Iterable[GoldenCase], n: int, now: str) -> list[
                     "пусто — не проверено (по умолчанию остаётся с пометкой unreviewed)"),
         ("edits", "Write new text in question_edit / reference_edit; relevant_ids_edit: chunk ids from kb.jsonl, "
                   "one per line or separated by ';'. Do not change the original columns."),
+        ("new cases", "To add a case of your own: a new row with the id EMPTY, question, reference, relevant_ids "
+                      "(chunk ids from kb.jsonl or a document name) and decision accept; import gives it an id "
+                      "expert-0001, ... An id that is filled in must be one of the golden file."),
+        ("новые примеры", "Чтобы добавить свой пример: новая строка с ПУСТЫМ id, вопрос (question), эталонный ответ "
+                          "(reference), relevant_ids (id фрагментов из kb.jsonl или имя документа) и решение "
+                          "accept; при импорте он получит id expert-0001, …"),
         ("import", "ragauge review import REVIEWED --golden GOLDEN --out golden.v2.jsonl [--kb kb.jsonl]"),
     ]
 
@@ -135,7 +141,8 @@ class ReviewResult:
                 f"{len(self.cases)} cases kept -- accepted {c.get('accepted', 0)}, edited {c.get('edited', 0)}, "
                 f"rejected {c.get('rejected', 0)}, unreviewed {c.get('unreviewed', 0)} "
                 f"({c.get('unreviewed_dropped', 0)} dropped, {c.get('not_in_review_file', 0)} not in the review "
-                f"file); {c.get('changes', 0)} field changes; audit: {self.audit_path}")
+                f"file); {c.get('changes', 0)} field changes; {c.get('added', 0)} new case(s) added by experts; "
+                f"audit: {self.audit_path}")
 
 
 def audit_path_for(out_path: str | Path) -> Path:
@@ -169,9 +176,13 @@ def import_review(review_path: str | Path, golden_path: str | Path, out_path: st
         known = {i for c in cases for i in c.relevant_ids} | {str(i) for c in cases
                                                               for i in (c.source.get("chunk_ids") or [])}
     now = now or utc_now()
+    docs: dict[str, list[str]] = {}
+    for cid, rec in (kb_map or {}).items():
+        if rec.get("doc_id"):
+            docs.setdefault(str(rec["doc_id"]), []).append(cid)
     kept, audit, problems = apply_review(cases, sheet.rows, known_ids=known, kb_given=kb_map is not None,
                                          unreviewed=unreviewed, reviewer=reviewer, round_=parent.version + 1,
-                                         at=now)
+                                         at=now, docs=docs)
     if problems:
         problems.sort(key=lambda p: (p.row or 10**9))
         if sheet.encoding == "cp1251":
@@ -185,12 +196,13 @@ def import_review(review_path: str | Path, golden_path: str | Path, out_path: st
         more = f"\n  ... and {len(problems) - 30} more" if len(problems) > 30 else ""
         raise InputError(f"{len(problems)} problems in the review file; fix them and import again (nothing was "
                          f"written). Rows as the spreadsheet numbers them:\n{shown}{more}", file=str(review_path))
-    status = Counter(a["status"] for a in audit)
+    status = Counter(a["status"] for a in audit if not a.get("added_by_expert"))
     tally = {"accepted": status["accepted"], "edited": status["edited"], "rejected": status["rejected"],
              "unreviewed": status["unreviewed"],
              "unreviewed_dropped": sum(1 for a in audit if a["status"] == "unreviewed" and not a["kept"]),
              "not_in_review_file": sum(1 for a in audit if a.get("note") == "not in the review file"),
-             "changes": sum(len(a["changes"]) for a in audit)}
+             "changes": sum(len(a["changes"]) for a in audit),
+             "added": sum(1 for a in audit if a.get("added_by_expert") and a["kept"])}
     reviewers = sorted({a["reviewer"] for a in audit if a["reviewer"]})
     apath = Path(audit_path) if audit_path is not None else audit_path_for(out_path)
     lines = [json.dumps({"golden_version": parent.version + 1, "review_file": review_path.name, **a},

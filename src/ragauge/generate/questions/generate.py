@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import replace
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ragauge.errors import ConfigError, InputError
 from ragauge.generate.case import GoldenCase
@@ -34,6 +34,8 @@ from ragauge.generate.questions.candidate import Candidate
 from ragauge.generate.questions.dedup import NearDuplicateFilter
 from ragauge.generate.questions.distribution import by_section, short_reason
 from ragauge.generate.questions.facts import chunk_facts
+from ragauge.generate.questions.mix import VARIANT_KINDS, mix_report, parse_mix
+from ragauge.generate.questions.mix import targets as mix_targets
 from ragauge.generate.questions.prose import prose_questions
 from ragauge.generate.questions.versions import editions, item_key
 
@@ -152,10 +154,69 @@ def _variants(bases: list[Candidate], budget_noise: int, budget_para: int, rng: 
     return out
 
 
+def _balanced(cands: list[Candidate], n: int, rng: random.Random, dedup: NearDuplicateFilter, dropped: Counter,
+              usable: list[Chunk], own: dict[str, str], old_docs: set[str]) -> tuple:
+    """The default selection: coverage first, then round-robin over slices and documents, capped buckets."""
+    n_noise = round(n * NOISE_SHARE)
+    n_para = round(n * PARAPHRASE_SHARE)
+    caps = {k: max(1, round(share * n)) for k, share in CAPS.items()}
+    n_base = n - n_noise - n_para
+    bearing = [c for c in usable if c.id in own and c.doc_id not in old_docs and coverage.fact_bearing(c)]
+    first, refused_first = cover_first(cands, interleave_by_document(bearing), round(COVER_SHARE * n_base), rng,
+                                       accept=lambda c: dedup.accept(c.question))
+    first_set = set(first)
+    left = [i for i in range(len(cands)) if i not in first_set]
+    picked, refused = select([cands[i] for i in left], n_base - len(first), rng,
+                             accept=lambda c: dedup.accept(c.question), caps=caps)
+    picked = first + [left[i] for i in picked]
+    refused += refused_first
+    bases = [cands[i] for i in picked]
+    taken = {c.question.casefold() for c in bases}
+    variants = _variants(bases, n_noise, n_para, rng, dedup, taken)
+    chosen_set = set(picked)
+    rest = [c for i, c in enumerate(cands) if i not in chosen_set]
+    fill_caps = {k: max(1, round(FILL_CAP_FACTOR * share * n)) - picked_by(bases, k) for k, share in CAPS.items()}
+    more, refused_more = select(rest, n - len(bases) - len(variants), rng,
+                                accept=lambda c: dedup.accept(c.question), caps=fill_caps)
+    bases += [rest[i] for i in more]
+    dropped["near_duplicate"] += refused + refused_more
+    short = n - len(bases) - len(variants)
+    copy_cap = int(MAX_COPY_SHARE * n)
+    if short > 0 and len(variants) < copy_cap:  # few facts (a short document): a few more noisy variants, capped
+        variants += _variants(bases, min(short, copy_cap - len(variants)), 0, rng, dedup, taken)
+    return bases, variants, copy_cap, bearing, rest, more
+
+
+def _by_mix(cands: list[Candidate], wanted: dict[str, int], rng: random.Random, dedup: NearDuplicateFilter,
+            dropped: Counter) -> tuple[list[Candidate], list[tuple[Candidate, int]], dict[str, int]]:
+    """Selection under a mix: each type its target (round-robin over slices and documents inside the type),
+    then the variant kinds from the chosen bases. Nothing is padded: a type short of candidates stays short."""
+    bases: list[Candidate] = []
+    available: dict[str, int] = {}
+    for kind in wanted:
+        if kind in VARIANT_KINDS:
+            continue
+        pool = [c for c in cands if c.type == kind]
+        available[kind] = len(pool)
+        picked, refused = select(pool, wanted[kind], rng, accept=lambda c: dedup.accept(c.question))
+        dropped["near_duplicate"] += refused
+        bases += [pool[i] for i in picked]
+    taken = {c.question.casefold() for c in bases}
+    answerable = sum(1 for c in bases if c.expected_behaviour == "answer")
+    available.update({k: answerable for k in VARIANT_KINDS if k in wanted})
+    variants = _variants(bases, wanted.get("badly_formulated", 0), wanted.get("paraphrase", 0), rng, dedup, taken)
+    return bases, variants, available
+
+
 def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, lang: str | None = None,
                        documents: Iterable[Document] | None = None, dedup_threshold: float = 0.9,
-                       verify: bool = True) -> tuple[list[GoldenCase], dict[str, Any]]:
+                       verify: bool = True, mix: str | Mapping[str, Any] | None = None
+                       ) -> tuple[list[GoldenCase], dict[str, Any]]:
     """Generate up to ``n`` golden cases from ``chunks`` with no model; see the module docstring.
+
+    ``mix``: shares per kind (``{"simple": 0.5, "reasoning": 0.3, "multi_context": 0.2}`` or the same as
+    ``"simple=0.5,..."``; :mod:`.mix`): each kind gets its share of ``n`` and no more; a kind the documents
+    cannot fill leaves the set short (``summary["mix"]`` says which). Without it, the balanced default.
 
     Returns ``(cases, summary)``; the summary counts cases per type, slice, document and language,
     candidates made, candidates dropped with the reason, and the coverage of fact-bearing chunks
@@ -169,6 +230,8 @@ def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, 
         raise ConfigError(f"seed must be an integer (got {seed!r})")
     if lang not in (None, "ru", "en"):
         raise ConfigError(f"lang must be 'ru', 'en' or None for both (got {lang!r})")
+    shares = parse_mix(mix) if mix is not None else None
+    wanted = mix_targets(shares, n) if shares else {}
     chunks = _with_documents(list(chunks), documents)
     if not chunks:
         raise InputError("no chunks to generate questions from", hint="Load a folder with readable documents first")
@@ -202,7 +265,7 @@ def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, 
     tables = {cid: fs for cid, fs in facts_by_chunk.items() if fs and fs[0].kind == "table"
               and fs[0].chunk.doc_id not in old_docs}
     cands += build.reasoning_candidates(tables, rng)
-    cands += build.multi_candidates(tables, old_docs, rng, limit=max(4, n // 8))
+    cands += build.multi_candidates(tables, old_docs, rng, limit=max(4, n // 8, 2 * wanted.get("multi_context", 0)))
     cands += build.long_section_candidates([c for c in usable if c.doc_id not in old_docs and c.id in own], longs,
                                            own)
     skip = build.asked_sentences(all_facts)  # asked by the templates above
@@ -212,7 +275,8 @@ def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, 
     cands += build.prose_candidates(prose, longs)
     judge_factory = _judge_factory() if verify else None
     cands += build.unanswerable_candidates(prose, usable, dropped, judge_factory,  # absence: against every chunk
-                                           limit=max(2, round(FILL_CAP_FACTOR * CAPS["unanswerable"] * n)),
+                                           limit=max(2, round(FILL_CAP_FACTOR * CAPS["unanswerable"] * n),
+                                                     2 * wanted.get("unanswerable", 0)),
                                            table_facts=[f for f in table_facts if not lang or f.lang == lang],
                                            sentence_facts=[f for f in all_facts if f.kind != "table"
                                                            and f.chunk.doc_id not in old_docs])
@@ -223,33 +287,12 @@ def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, 
     cands = _merge_same_question(cands, dropped)
 
     dedup = NearDuplicateFilter(dedup_threshold)
-    n_noise = round(n * NOISE_SHARE)
-    n_para = round(n * PARAPHRASE_SHARE)
-    caps = {k: max(1, round(share * n)) for k, share in CAPS.items()}
-    n_base = n - n_noise - n_para
-    bearing = [c for c in usable if c.id in own and c.doc_id not in old_docs and coverage.fact_bearing(c)]
-    first, refused_first = cover_first(cands, interleave_by_document(bearing), round(COVER_SHARE * n_base), rng,
-                                       accept=lambda c: dedup.accept(c.question))
-    first_set = set(first)
-    left = [i for i in range(len(cands)) if i not in first_set]
-    picked, refused = select([cands[i] for i in left], n_base - len(first), rng,
-                             accept=lambda c: dedup.accept(c.question), caps=caps)
-    picked = first + [left[i] for i in picked]
-    refused += refused_first
-    bases = [cands[i] for i in picked]
-    taken = {c.question.casefold() for c in bases}
-    variants = _variants(bases, n_noise, n_para, rng, dedup, taken)
-    chosen_set = set(picked)
-    rest = [c for i, c in enumerate(cands) if i not in chosen_set]
-    fill_caps = {k: max(1, round(FILL_CAP_FACTOR * share * n)) - picked_by(bases, k) for k, share in CAPS.items()}
-    more, refused_more = select(rest, n - len(bases) - len(variants), rng,
-                                accept=lambda c: dedup.accept(c.question), caps=fill_caps)
-    bases += [rest[i] for i in more]
-    dropped["near_duplicate"] += refused + refused_more
-    short = n - len(bases) - len(variants)
-    copy_cap = int(MAX_COPY_SHARE * n)
-    if short > 0 and len(variants) < copy_cap:  # few facts (a short document): a few more noisy variants, capped
-        variants += _variants(bases, min(short, copy_cap - len(variants)), 0, rng, dedup, taken)
+    if shares:
+        bases, variants, available = _by_mix(cands, wanted, rng, dedup, dropped)
+        copy_cap, bearing, rest, more = n, [], [], []
+    else:
+        bases, variants, copy_cap, bearing, rest, more = _balanced(cands, n, rng, dedup, dropped, usable, own,
+                                                                  old_docs)
 
     final: list[tuple[Candidate, int | None]] = [(c, None) for c in bases] + variants
     cases = []
@@ -263,10 +306,16 @@ def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, 
                                 expected_behaviour=c.expected_behaviour, extra=extra))
     summary = summarize(cases, n=n, seed=seed, candidates=made, dropped=dropped)
     summary["copies"] = sum(1 for c in cases if "variant_of" in c.extra)
-    summary["copy_cap"] = f"at most {int(MAX_COPY_SHARE * 100)}% of the set ({copy_cap} of {n}) are typo/synonym copies"
     summary["by_section"] = by_section(final)
-    if summary["short_of_target"]:
-        summary["short_reason"] = short_reason(summary, len(cands), len(rest) - len(more), dropped)
+    if shares:
+        summary["mix"] = mix_report(cases, shares, wanted, available)
+        if summary["short_of_target"]:
+            summary["short_reason"] = "the mix could not be met: " + "; ".join(summary["mix"]["short"])
+    else:
+        summary["copy_cap"] = (f"at most {int(MAX_COPY_SHARE * 100)}% of the set ({copy_cap} of {n}) are "
+                               "typo/synonym copies")
+        if summary["short_of_target"]:
+            summary["short_reason"] = short_reason(summary, len(cands), len(rest) - len(more), dropped)
     made_ids = {ch.id for c in cands for ch in c.chunks}
     summary["coverage"] = coverage.summary(bearing, [c.relevant_ids for c in cases], made=made_ids, failed=failed,
                                            why=why)
