@@ -10,6 +10,7 @@ from ragauge.errors import BudgetExceededError
 from ragauge.judges.llm import Budget, LLMConfig, LLMJudge, Prices
 from ragauge.judges.llm.prompts import load_prompt
 from ragauge.judges.llm.tokens import estimate_tokens
+from ragauge.judges.llm.wording import count
 
 TEXTS = [f"Item {i} costs {i} dollars." for i in range(40)]
 
@@ -51,7 +52,7 @@ def test_concurrent_calls_do_not_overspend(fake, tmp_path, stub_offline, limit, 
         assert spent.cost <= 10 * call / 1e6 + call / 1e6
     else:
         assert spent.prompt_tokens + spent.completion_tokens <= 11 * call
-    assert f"Spent so far: {spent.calls} calls," in str(err.value)
+    assert f"Spent so far: {count(spent.calls, 'call')}," in str(err.value)
 
 
 def test_max_calls_message_counts_the_calls_that_ran(fake, tmp_path, stub_offline):
@@ -117,7 +118,7 @@ def test_completions_billed_up_to_max_tokens_never_overshoot_by_more_than_one_ca
         assert spent.cost <= budget.max_cost + size / 1e6, (spent, size)
     else:
         assert billed <= budget.max_tokens + size, (billed, budget.max_tokens, size)
-    assert f"Spent so far: {spent.calls} calls," in str(err.value)
+    assert f"Spent so far: {count(spent.calls, 'call')}," in str(err.value)
 
 
 def test_a_reservation_holds_the_whole_completion_cap_until_the_limit_is_near():

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ...errors import BudgetExceededError, ConfigError
+from .wording import count
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +127,7 @@ class Budget:
         s = self.spend
         running = f", {self._in_flight} more still running (they finish and are cached)" if self._in_flight else ""
         err = BudgetExceededError(
-            f"LLM judge budget exceeded: {what}. Spent so far: {s.calls} calls{running}, {s.prompt_tokens} prompt + "
+            f"LLM judge budget exceeded: {what}. Spent so far: {count(s.calls, 'call')}{running}, {s.prompt_tokens} prompt + "
             f"{s.completion_tokens} completion tokens" + ("" if s.cost is None else f", ${s.cost:.4f}")
             + f" ({s.cached} replies from the cache). Every reply paid for is cached: re-run with a larger "
             "budget to continue without paying for them again.")
@@ -291,5 +292,5 @@ class PlannedCalls:
 
     def summary(self) -> str:
         cost = "unknown (no price for the model)" if self.cost is None else f"${self.cost:.4f}"
-        return (f"dry run: {self.calls} calls to pay for ({self.cached} already cached), ~{self.prompt_tokens} "
+        return (f"dry run: {count(self.calls, 'call')} to pay for ({self.cached} already cached), ~{self.prompt_tokens} "
                 f"prompt + ~{self.completion_tokens} completion tokens, estimated cost {cost}")

@@ -68,6 +68,7 @@ from .config import ENV_PREFIX, STRUCTURED_MODES, LLMConfig
 from .logsafe import redact_http_logs
 from .ratelimit import RateLimiter
 from .tokens import estimate_tokens
+from .wording import count, resent_note
 
 RETRY_STATUSES = frozenset({408, 409, 425, 429}) | frozenset(range(500, 600))
 _FORMAT_REJECT = frozenset({400, 404, 415, 422, 500})
@@ -378,7 +379,7 @@ class ChatClient:
         result and the tokens it cost), with the retry, downgrade and error rules of the module docstring.
         ``build`` returns the body and the structured-output mode it used (``None``: it asked for none)."""
         cfg = self.config
-        retries, attempts, unreachable, waited = 0, 0, 0, 0.0
+        retries, attempts, unreachable, resent, waited = 0, 0, 0, 0, 0.0
         while True:
             body, mode = build()
             payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
@@ -400,7 +401,7 @@ class ChatClient:
                 problem = f"cannot connect: {exc}"
                 self._notice("connect", f"{problem} (retrying)")
             except TimeoutError as exc:
-                problem = (f"no complete reply within timeout={cfg.timeout:g} s ({exc or 'whole-request deadline'}; "
+                problem = (f"no complete reply within timeout={cfg.timeout:g} s ({str(exc) or 'whole-request deadline'}; "
                            f"{ENV_PREFIX}TIMEOUT sets it)")
                 self._notice("timeout", f"{problem} (retrying)")
             except Exception as exc:  # httpx.TransportError (reset, protocol error), OSError: the transport failed
@@ -418,6 +419,7 @@ class ChatClient:
                         self.limiter.settle(ticket, tokens)
                         return result
                 elif status in _FORMAT_REJECT and self._downgrade(text, mode, "seed" in body):
+                    resent += 1
                     continue  # a different request, not a retry of the same one
                 elif status in (401, 403):
                     raise JudgeError(f"LLM endpoint {cfg.endpoint} refused the credentials (HTTP {status}): "
@@ -451,7 +453,8 @@ class ChatClient:
                         f"cannot reach the LLM endpoint {cfg.endpoint}: every one of {attempts} attempts failed to "
                         f"connect ({problem}). Check that the server runs and the URL (--judge openai:MODEL@URL or "
                         "RAGAUGE_LLM_BASE_URL).")
-                raise JudgeCallError(f"LLM call to {cfg.endpoint} failed after {attempts} attempts: {problem}")
+                raise JudgeCallError(f"LLM call to {cfg.endpoint} failed after {count(attempts - resent, 'attempt')}: "
+                                     f"{problem}{resent_note(resent, attempts)}")
             self.stats.retries += 1
             waited += delay
             await self._sleep(delay)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..types import CONTRADICTED, SUPPORTED, UNSUPPORTED, ClaimVerdict, EvidenceSpan
+from .quote_words import words_agree
 from .spans import locate_in_sources, locate_token, normalize
 
 
@@ -120,9 +121,28 @@ def _find_one(quote: str, sources: list[str], prefer: tuple[int, ...]) -> tuple[
                 return i, token[0], token[1], "normalized"
         return None
     hit = locate_in_sources(quote, sources, prefer=prefer)
-    if hit is not None and hit[3] == "fuzzy" and not numbers_agree(quote, sources[hit[0]][hit[1]:hit[2]]):
+    if hit is not None and hit[3] == "fuzzy" and not fuzzy_agrees(quote, sources[hit[0]], hit[1], hit[2]):
         return None
     return hit
+
+
+def fuzzy_agrees(quote: str, source: str, start: int, end: int) -> bool:
+    """Whether a fuzzy match of ``quote`` at ``source[start:end]`` says what the source says there: the
+    same numbers (:func:`numbers_agree`), the same negations and no word swapped for another
+    (:func:`~.quote_words.words_agree`, over the span widened to whole words).
+
+    >>> src = "The warranty is void if the seal is broken."
+    >>> fuzzy_agrees("The warranty is not void if the seal is broken", src, 0, 43)
+    False
+    >>> fuzzy_agrees("warranty void if the seal is broken", src, 4, 43)
+    True
+    """
+    while start > 0 and source[start - 1].isalnum():
+        start -= 1
+    while end < len(source) and source[end].isalnum():
+        end += 1
+    span = source[start:end]
+    return numbers_agree(quote, span) and words_agree(quote, span)
 
 
 def find_quote(quote: str, sources: list[str], prefer: tuple[int, ...] = ()) -> tuple[int, int, int, str] | None:
