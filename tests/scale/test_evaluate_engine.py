@@ -45,3 +45,22 @@ def test_default_metrics_come_from_the_first_records(ray_cluster, tmp_path):
     res = ragauge.evaluate(str(data), engine="ray", ray_address="auto")
     assert "mrr@5" in res.summary or any(n.startswith("hit_rate") for n in res.summary)
     assert "faithfulness" not in res.summary
+
+
+def test_bad_input_on_ray_is_an_input_error_with_file_and_line(ray_cluster, tmp_path, capsys):
+    """Review finding: the default-metrics probe crashed (exit 70) on broken JSON, gzip or a BOM-less UTF-16 file."""
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "1", "retrieved_ids": ["a"], "relevant_ids": ["a"]}\n{"id": "2", "answer": broken\n',
+                   encoding="utf-8")
+    assert main(["eval", str(bad), "--engine", "ray", "--address", "auto", "--out", str(tmp_path / "o"), "-q"]) == 2
+    assert "bad.jsonl" in capsys.readouterr().err
+    gz = tmp_path / "d.jsonl.gz"
+    gz.write_bytes(b"\x1f\x8b\x08\x00")
+    assert main(["eval", str(gz), "--engine", "ray", "--address", "auto", "--out", str(tmp_path / "o2"), "-q"]) == 2
+
+
+def test_dicts_run_on_ray_as_they_do_locally(ray_cluster):
+    rows = [{"id": str(i), "retrieved_ids": ["a", "b"], "relevant_ids": ["b" if i % 2 else "a"]} for i in range(20)]
+    local = ragauge.evaluate(rows, metrics=["mrr"], profile=None)
+    on_ray = ragauge.evaluate(rows, metrics=["mrr"], profile=None, engine="ray", ray_address="auto")
+    assert on_ray.summary["mrr"].value == local.summary["mrr"].value == 0.75

@@ -9,10 +9,7 @@ in the input file. Default metrics (no ``metrics`` given) are chosen from the fi
 
 from __future__ import annotations
 
-import itertools
-import json
 import os
-from pathlib import Path
 from typing import Any, Callable
 
 from ..data.schema import Sample
@@ -23,30 +20,26 @@ PROBE = 1000
 
 
 def _probe(data: Any, cfg: EvalConfig) -> list[Sample]:
-    """The first records of ``data`` as samples: enough to choose default metrics by the fields present."""
-    from ..data import load
+    """The first block of a file, read and validated exactly as a worker reads it (errors name the file and the
+    line): enough to choose default metrics by the fields present. Planning the blocks also refuses what Ray
+    cannot cut (gzip, unknown formats) with the fix."""
+    from ..scale.io import plan_blocks, read_block
 
-    if isinstance(data, (list, tuple)):
-        return list(data[:PROBE]) if all(isinstance(s, Sample) for s in data[:PROBE]) else load(list(data[:PROBE]))
-    path = Path(os.fspath(data))
-    fmap = dict(cfg.field_map) if cfg.field_map else None
-    if path.suffix.lower() == ".parquet":
-        import pyarrow.parquet as pq
-
-        rows = next(pq.ParquetFile(path).iter_batches(batch_size=PROBE), None)
-        return load(rows.to_pylist() if rows is not None else [], field_map=fmap)
-    with open(path, encoding="utf-8-sig") as fh:
-        lines = [line for line in itertools.islice(fh, PROBE) if line.strip()]
-    return load([json.loads(line) for line in lines], field_map=fmap)
+    first = next(iter(plan_blocks(data, block_size=PROBE)), None)
+    return [] if first is None else read_block(first, field_map=dict(cfg.field_map) if cfg.field_map else None)
 
 
 def evaluate_on_ray(data: Any, cfg: EvalConfig, progress: Callable[[str, int, int], None] | None) -> Results:
     from ..scale.ray_engine import score_run
     from .evaluate import _decide, _profile, _specs, judge_metrics_left_out
 
-    in_memory = isinstance(data, (list, tuple))
+    in_memory = not isinstance(data, (str, os.PathLike))
     source = None if in_memory else os.fspath(data)
-    probe = _probe(data, cfg)
+    if in_memory and not (isinstance(data, (list, tuple)) and all(isinstance(s, Sample) for s in data)):
+        from ..data import load  # dicts, a DataFrame, a dataset: in memory already, validated here as locally
+
+        data = load(data, field_map=dict(cfg.field_map) if cfg.field_map else None)
+    probe = list(data[:PROBE]) if in_memory else _probe(data, cfg)
     prof = _profile(cfg)
     specs = _specs(cfg, prof, probe)
     judge_spec: Any = cfg.judge
