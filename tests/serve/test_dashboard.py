@@ -124,9 +124,21 @@ def test_failed_logins_are_throttled_and_the_token_given_is_never_logged(client,
         r = client.post("/login", data={"token": f"guess-secret-{i}", "csrf": csrf, "next": "/"})
         assert r.status_code == 401
     csrf = csrf_of(client.get("/login").text)
-    r = client.post("/login", data={"token": TOKEN, "csrf": csrf, "next": "/"})  # right, but too late
+    r = client.post("/login", data={"token": "guess-secret-10", "csrf": csrf, "next": "/"})  # one guess too many
     assert r.status_code == 429 and "try again in" in r.text and "ragauge_session" not in r.headers.get("set-cookie", "")
+    csrf = csrf_of(client.get("/login").text)
+    r = client.post("/login", data={"token": TOKEN, "csrf": csrf, "next": "/"})  # the owner still gets in
+    assert r.status_code == 303 and "ragauge_session=" in r.headers.get("set-cookie", "")
     assert "failed login from" in caplog.text and "guess-secret" not in caplog.text and TOKEN not in caplog.text
+
+
+def test_every_page_finds_its_favicon_within_the_csp(client):
+    page = client.get("/login")
+    assert 'rel="icon"' in page.text and "img-src 'self'" in page.headers["content-security-policy"]
+    for path in ("/favicon.ico", "/_dashboard/favicon.svg"):
+        r = client.get(path)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+        assert r.content.startswith(b"<svg")
 
 
 def test_a_forged_or_tampered_session_cookie_is_not_a_login(client):

@@ -58,8 +58,10 @@ class Collector:
 @pytest.fixture(autouse=True)
 def _reset():
     trace.shutdown(timeout=0.5)
+    trace._final_stats = None  # a previous test's counters (kept after shutdown) are not this test's
     yield
     trace.shutdown(timeout=0.5)
+    trace._final_stats = None
 
 
 def _configure(collector: Collector, **kw) -> None:
@@ -262,3 +264,26 @@ def test_wire_sanitizes_non_finite_numbers():
 
     doc = json.loads(dumps_trace({"a": float("nan"), "b": [1.5, math.inf], "c": {1: "x"}}))
     assert doc == {"a": None, "b": [1.5, None], "c": {"1": "x"}}
+
+
+def test_stats_keep_their_final_counts_after_shutdown():
+    col = Collector()
+    _configure(col)
+    for i in range(3):
+        with trace.request(f"q{i}"):
+            pass
+    assert trace.shutdown(5)
+    after = trace.stats()
+    assert after["submitted"] == 3 and after["sent"] == 3 and after["queued"] == 0
+
+
+@pytest.mark.parametrize("mode", ["down", "500"])
+def test_failed_deliveries_count_as_errors_while_retried(mode):
+    col = Collector(mode)
+    _configure(col)
+    with trace.request("q"):
+        pass
+    time.sleep(0.3)
+    assert col.calls >= 1 and trace.stats()["errors"] >= 1 and not col.traces
+    col.mode = "ok"
+    assert trace.flush(5) and [t["question"] for t in col.traces] == ["q"]

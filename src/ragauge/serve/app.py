@@ -16,8 +16,10 @@ Every ``/api`` route needs ``Authorization: Bearer <RAGAUGE_TOKEN>``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hmac
+import logging
 import os
 from typing import Any, AsyncIterator, Sequence
 
@@ -31,6 +33,8 @@ from . import otlp, otlp_ingest, store
 from .db import default_url, make_engine, migrate
 from .schema import BatchError, FeedbackError, parse_batch, parse_feedback
 from .scoring import DEFAULT_METRICS, Scorer
+
+log = logging.getLogger("ragauge.serve")
 
 DEFAULT_MAX_BODY = 10 * 1024 * 1024
 
@@ -107,9 +111,11 @@ def create_app(*, db: str | None = None, token: str | None = None, max_body_byte
             scorer.start()
         if alerter is not None:
             alerter.start()
+        adopter = asyncio.create_task(_adopt_waiting(engine))
         try:
             yield
         finally:
+            adopter.cancel()
             if alerter is not None:
                 await run_in_threadpool(alerter.stop)
             if scorer is not None:
@@ -275,6 +281,16 @@ def create_app(*, db: str | None = None, token: str | None = None, max_body_byte
     if dashboard:
         _mount_dashboard(app, engine, {"token": token, "profile": profile or "none", **(dashboard_settings or {})})
     return app
+
+
+async def _adopt_waiting(engine: Any, every_s: float = otlp_ingest.ROOT_WAIT_S / 3) -> None:
+    """Store OTLP traces whose remote parent never arrives (:func:`.otlp_ingest.adopt_waiting`)."""
+    while True:
+        await asyncio.sleep(every_s)
+        try:
+            await run_in_threadpool(otlp_ingest.adopt_waiting, engine)
+        except Exception as exc:  # noqa: BLE001 - e.g. the database is gone for a moment
+            log.warning("ragauge serve: storing waiting OTLP traces failed (%s: %s); retrying", type(exc).__name__, exc)
 
 
 def _alerter(engine: Any, *, profile: str | None, metrics: Sequence[str], enabled: bool, window: int,

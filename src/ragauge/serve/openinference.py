@@ -4,7 +4,8 @@ The spans of one OTLP trace id become one trace of the SDK's wire format (:mod:`
 the same pydantic models, so an app instrumented for Phoenix is stored and scored like one traced with
 :mod:`ragauge.trace`. The mapping, by ``openinference.span.kind``:
 
-- the root span (no parent): ``input.value`` -> question (from a JSON input: its ``question``, ``query``
+- the root span (no parent; else the span whose parent is remote, by the span flags or, when no flags say
+  so, the topmost span once its trace waited ``root_wait_s`` with no parent arriving): ``input.value`` -> question (from a JSON input: its ``question``, ``query``
   or ``input`` field), ``output.value`` -> answer; its duration -> latency; status ERROR -> error;
   ``service.name`` / ``service.version`` (resource) -> app_name / app_version (``openinference.project.name``
   when there is no service name); ``session.id``, ``user.id``, ``metadata`` (JSON) -> metadata;
@@ -18,6 +19,8 @@ the same pydantic models, so an app instrumented for Phoenix is stored and score
 - GUARDRAIL -> a guard span (``output.value`` -> decision); any other kind (CHAIN below the root, TOOL,
   AGENT, EMBEDDING, RERANKER, ...) -> a custom span with the kind, input and output in its attributes.
 
+When the root has no ``input.value`` / ``output.value`` (an HTTP server span from FastAPI or Flask
+auto-instrumentation), the question / answer come from the topmost CHAIN (or AGENT) span.
 The trace's answer is the root's output when the root is not itself an LLM span, else the last LLM
 answer (resolved at ingest, as for SDK traces). Children are ordered by start time.
 """
@@ -171,16 +174,44 @@ def _tags(root: OtlpSpan) -> list[str]:
 
 
 def root_of(spans: Iterable[OtlpSpan]) -> OtlpSpan | None:
-    """The span without a parent (the request), or None while it has not arrived."""
+    """The span without a parent (the request), else one whose parent is remote (flags: the app continued
+    an incoming ``traceparent``), or None while it has not arrived."""
+    remote = None
     for s in spans:
         if not s.parent_span_id:
             return s
-    return None
+        if s.remote_parent and remote is None:
+            remote = s
+    return remote
 
 
-def to_trace(spans: list[OtlpSpan]) -> dict[str, Any]:
-    """The SDK wire dict of one OTLP trace (all its spans, the root among them)."""
-    root = root_of(spans)
+def orphan_root(spans: list[OtlpSpan]) -> OtlpSpan | None:
+    """The topmost span whose parent is not among ``spans`` (the earliest-starting one if several): the
+    local root of a trace whose parent lives in another process and whose exporter sets no span flags."""
+    ids = {s.span_id for s in spans}
+    tops = [s for s in spans if not s.parent_span_id or s.parent_span_id not in ids]
+    return min(tops, key=lambda s: (s.start_ns, -s.end_ns, s.span_id)) if tops else None
+
+
+def _depth(span: OtlpSpan, by_id: dict[str, OtlpSpan]) -> int:
+    depth, seen = 0, {span.span_id}
+    while span.parent_span_id in by_id and span.parent_span_id not in seen:
+        span = by_id[span.parent_span_id]
+        seen.add(span.span_id)
+        depth += 1
+    return depth
+
+
+def _top_chain(spans: list[OtlpSpan]) -> OtlpSpan | None:
+    """The topmost CHAIN or AGENT span (the app's own entry point under an HTTP server span)."""
+    by_id = {s.span_id: s for s in spans}
+    chains = [s for s in spans if str(s.attributes.get(KIND, "")).upper() in ("CHAIN", "AGENT")]
+    return min(chains, key=lambda s: (_depth(s, by_id), s.start_ns, s.span_id)) if chains else None
+
+
+def to_trace(spans: list[OtlpSpan], root: OtlpSpan | None = None) -> dict[str, Any]:
+    """The SDK wire dict of one OTLP trace (all its spans, the root among them or given)."""
+    root = root or root_of(spans)
     if root is None:
         raise ValueError("no root span")
     res = root.resource
@@ -192,11 +223,16 @@ def to_trace(spans: list[OtlpSpan]) -> dict[str, Any]:
     children = sorted((s for s in spans if s is not root), key=lambda s: (s.start_ns, s.span_id))
     mapped = [map_span(s, root.start_ns) for s in ([root] if root_kind in ("LLM", "RETRIEVER", "GUARDRAIL") else [])
               + children]
+    question = _question(root.attributes)
+    answer = None if root_kind == "LLM" else _answer(root.attributes)
+    chain = _top_chain(spans) if question is None or (answer is None and root_kind != "LLM") else None
+    if chain is not None:  # e.g. an HTTP server span (FastAPI, Flask) above the app's CHAIN
+        question = question if question is not None else _question(chain.attributes)
+        answer = answer if answer is not None or root_kind == "LLM" else _answer(chain.attributes)
     trace: dict[str, Any] = {
         "id": root.trace_id, "app_name": str(app_name)[:200],
         "app_version": None if version is None else str(version)[:100],
-        "question": _question(root.attributes),
-        "answer": None if root_kind == "LLM" else _answer(root.attributes),
+        "question": question, "answer": answer,
         "start_time": root.start_ns / 1e9, "duration_ms": _ms(root.end_ns - root.start_ns),
         "status": "error" if root.status_code == 2 else "ok",
         "error": (root.status_message or "error") if root.status_code == 2 else None,

@@ -16,6 +16,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from .text import no_nul
+
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
 
@@ -41,12 +43,13 @@ class OtlpSpan:
     status_code: int = 0  # 0 unset, 1 ok, 2 error
     status_message: str = ""
     events: list[dict[str, Any]] = field(default_factory=list)  # {"name", "time_ns", "attributes"}
+    remote_parent: bool = False  # the parent is in another process (span flags; an incoming traceparent)
 
     def to_json(self) -> dict[str, Any]:
         return {"trace_id": self.trace_id, "span_id": self.span_id, "parent_span_id": self.parent_span_id,
                 "name": self.name, "start_ns": self.start_ns, "end_ns": self.end_ns, "attributes": self.attributes,
                 "resource": self.resource, "status_code": self.status_code, "status_message": self.status_message,
-                "events": self.events}
+                "events": self.events, "remote_parent": self.remote_parent}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "OtlpSpan":
@@ -64,8 +67,12 @@ def media_type(content_type: str | None) -> str:
 
 
 def decode(body: bytes, kind: str) -> list[OtlpSpan]:
-    """The spans of one ``ExportTraceServiceRequest`` body."""
-    return _decode_protobuf(body) if kind == PROTOBUF else _decode_json(body)
+    """The spans of one ``ExportTraceServiceRequest`` body (NUL in any text replaced by U+FFFD)."""
+    spans = _decode_protobuf(body) if kind == PROTOBUF else _decode_json(body)
+    for s in spans:
+        s.name, s.status_message = no_nul(s.name), no_nul(s.status_message)
+        s.attributes, s.resource, s.events = no_nul(s.attributes), no_nul(s.resource), no_nul(s.events)
+    return spans
 
 
 # -- protobuf --------------------------------------------------------------------------------------
@@ -114,8 +121,13 @@ def _decode_protobuf(body: bytes) -> list[OtlpSpan]:
                     attributes=_pb_attrs(sp.attributes), resource=resource,
                     status_code=int(sp.status.code), status_message=sp.status.message,
                     events=[{"name": e.name, "time_ns": int(e.time_unix_nano), "attributes": _pb_attrs(e.attributes)}
-                            for e in sp.events]))
+                            for e in sp.events], remote_parent=_remote(int(sp.flags))))
     return out
+
+
+def _remote(flags: int) -> bool:
+    """SPAN_FLAGS_CONTEXT_HAS_IS_REMOTE (0x100) and SPAN_FLAGS_CONTEXT_IS_REMOTE (0x200) both set."""
+    return flags & 0x300 == 0x300
 
 
 # -- JSON ------------------------------------------------------------------------------------------
@@ -232,7 +244,8 @@ def _json_span(sp: Any, resource: dict[str, Any], where: str) -> OtlpSpan:
         status_code=_int(code, f"{where}.status.code"), status_message=str(status.get("message", "")),
         events=[{"name": str(e.get("name", "")), "time_ns": _int(e.get("timeUnixNano", 0), f"{where}.events"),
                  "attributes": _json_attrs(e.get("attributes"), f"{where}.events")}
-                for e in _list(sp, "events", where) if isinstance(e, dict)])
+                for e in _list(sp, "events", where) if isinstance(e, dict)],
+        remote_parent=_remote(_int(sp.get("flags", 0), f"{where}.flags")))
 
 
 # -- replies ---------------------------------------------------------------------------------------

@@ -9,6 +9,11 @@ Every span is checked on arrival: one invalid span refuses the whole request (no
 reason names the trace, span and field). A span of a trace that is already stored is refused in the
 reply's ``partial_success`` (it came after its root); a re-sent root is a duplicate. Spans that never
 see their root are deleted after ``pending_ttl_s`` (default one hour) and logged.
+
+The root is the span without a parent, else the span whose parent is remote (the OTLP span flags say so:
+the app continued an incoming ``traceparent``). An exporter that sets no flags gives a trace whose spans
+all have a parent; :func:`adopt_waiting` (run by the app every few seconds) stores such a trace once it
+waited ``root_wait_s`` (default 30 s), its topmost span as the root.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from . import store
 from .db import otlp_pending
-from .openinference import map_span, root_of, to_trace
+from .openinference import map_span, orphan_root, root_of, to_trace
 from .otlp import OtlpError, OtlpSpan
 from .schema import MAX_SPANS_PER_TRACE, SpanIn, TraceIn, _where
 
@@ -31,6 +36,7 @@ log = logging.getLogger("ragauge.serve")
 _TRACE = TypeAdapter(TraceIn)
 _SPAN: TypeAdapter[Any] = TypeAdapter(SpanIn)
 PENDING_TTL_S = 3600.0
+ROOT_WAIT_S = 30.0  #: a trace whose spans all have a parent waits this long for it, then its topmost span is the root
 
 
 def _reason(exc: ValidationError) -> str:
@@ -48,11 +54,11 @@ def _check_span(span: OtlpSpan) -> None:
         raise OtlpError(f"trace {span.trace_id} span {span.span_id} ({span.name!r}): ends before it starts")
 
 
-def _build(spans: list[OtlpSpan]) -> TraceIn:
-    root = root_of(spans)
+def _build(spans: list[OtlpSpan], root: OtlpSpan | None = None) -> TraceIn:
+    root = root or root_of(spans)
     assert root is not None
     try:
-        return _TRACE.validate_python(to_trace(spans))
+        return _TRACE.validate_python(to_trace(spans, root))
     except ValidationError as exc:
         raise OtlpError(f"trace {root.trace_id} (root span {root.name!r}): {_reason(exc)}") from None
 
@@ -78,6 +84,52 @@ def ingest(engine: sa.Engine, spans: list[OtlpSpan], *, now: float | None = None
             if attempt == 2:
                 raise
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def adopt_waiting(engine: sa.Engine, *, now: float | None = None, root_wait_s: float = ROOT_WAIT_S) -> int:
+    """Store the waiting traces whose parent never came (see :func:`_adopt`); the app calls it periodically,
+    so such a trace is stored even when no other request follows. Returns how many were stored."""
+    now = time.time() if now is None else now
+    for attempt in range(3):
+        try:
+            with engine.begin() as conn:
+                return _adopt(conn, now, root_wait_s)
+        except sa.exc.IntegrityError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _adopt(conn: sa.Connection, now: float, wait_s: float) -> int:
+    """Traces waiting over ``wait_s`` (since their first span) with no root: the app continued a remote
+    ``traceparent`` and its exporter sets no span flags, so the topmost span (its parent not among the
+    trace's spans) is the root. A trace that cannot be assembled is logged and dropped."""
+    tids = [r.trace_id for r in conn.execute(
+        sa.select(otlp_pending.c.trace_id).group_by(otlp_pending.c.trace_id)
+        .having(sa.func.min(otlp_pending.c.received_at) <= now - wait_s).limit(100))]
+    if not tids:
+        return 0
+    _lock(conn, tids)
+    stored = store.existing_ids(conn, tids)
+    new: list[TraceIn] = []
+    done: list[str] = []
+    for tid in tids:
+        done.append(tid)
+        if tid in stored:
+            continue
+        group = [OtlpSpan.from_json(r.data) for r in conn.execute(
+            sa.select(otlp_pending.c.data).where(otlp_pending.c.trace_id == tid))]
+        root = orphan_root(group)
+        if root is None:
+            continue
+        try:
+            new.append(_build(group, root))
+        except OtlpError as exc:
+            log.warning("ragauge serve: OTLP trace %s (no root span after %.0f s) dropped: %s", tid, wait_s, exc)
+    if new:
+        store.insert_new(conn, new, now)
+    conn.execute(otlp_pending.delete().where(otlp_pending.c.trace_id.in_(done)))
+    return len(new)
 
 
 def _lock(conn: sa.Connection, trace_ids: list[str]) -> None:

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 
 from ..errors import InputError
 from .db import runs
+from .text import no_nul
 
 MAX_NAME = 200
 
@@ -30,6 +31,7 @@ def parse_run(body: bytes, *, name: str | None = None) -> tuple[str, dict[str, A
     except (ValueError, UnicodeDecodeError) as exc:
         raise InputError(f"the upload is not JSON ({exc})", file="results.json",
                          hint="send the results.json that `ragauge eval --out DIR` wrote") from None
+    doc = no_nul(doc)  # NUL -> U+FFFD: PostgreSQL cannot store it
     if not isinstance(doc, Mapping):
         raise InputError("the upload is not a results document (a JSON object)", file="results.json",
                          hint="send the results.json that `ragauge eval --out DIR` wrote")
@@ -42,7 +44,7 @@ def parse_run(body: bytes, *, name: str | None = None) -> tuple[str, dict[str, A
     for m in scores.specs:
         vals = [v for v in scores.scores[m].values() if v is not None]
         summary[m] = {"mean": sum(vals) / len(vals) if vals else None, "n": len(vals)}
-    label = (name or "").strip() or scores.app or "run"
+    label = no_nul((name or "").strip()) or scores.app or "run"
     if len(label) > MAX_NAME:
         raise InputError(f"the run name is over {MAX_NAME} characters", field="name")
     return label, reduced, summary

@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from .text import no_nul
+
 SCHEMA = "ragauge.trace/1"
 MAX_TRACES_PER_BATCH = 1000
 MAX_SPANS_PER_TRACE = 500
@@ -128,7 +130,8 @@ def _where(loc: tuple[Any, ...]) -> str:
 
 def parse_batch(body: bytes) -> list[TraceIn]:
     """The traces of one POST body, or :class:`BatchError` with a reason for every bad trace."""
-    if b"NaN" not in body and b"Infinity" not in body:  # fast path: parse and validate in one pass (Rust)
+    # fast path: parse and validate in one pass (Rust); NaN, Infinity and NUL take the slow path
+    if b"NaN" not in body and b"Infinity" not in body and b"\\u0000" not in body:
         try:
             return _BATCH.validate_json(body).traces
         except ValidationError:
@@ -137,6 +140,7 @@ def parse_batch(body: bytes) -> list[TraceIn]:
         doc = json.loads(body, parse_constant=_no_constants)
     except (ValueError, UnicodeDecodeError) as exc:
         raise BatchError([{"index": None, "trace_id": None, "reason": f"the body is not JSON: {exc}"}]) from None
+    doc = no_nul(doc)  # NUL -> U+FFFD (PostgreSQL cannot store it); the fast path's body has none
     if not isinstance(doc, dict) or not isinstance(doc.get("traces"), list):
         raise BatchError([{"index": None, "trace_id": None,
                            "reason": 'expected an object {"schema": "ragauge.trace/1", "traces": [...]}'}])
@@ -195,6 +199,7 @@ def parse_feedback(body: bytes) -> Feedback:
         doc = json.loads(body, parse_constant=_no_constants)
     except (ValueError, UnicodeDecodeError) as exc:
         raise FeedbackError(f"the body is not JSON: {exc}") from None
+    doc = no_nul(doc)
     if isinstance(doc, dict) and isinstance(doc.get("rating"), bool):  # True == 1 to Python; not a rating
         raise FeedbackError('rating: expected "up" or "down" (or 1 / -1), got a boolean')
     try:

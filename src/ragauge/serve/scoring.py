@@ -71,6 +71,11 @@ def trace_record(row: Any, span_data: Sequence[dict[str, Any]]) -> dict[str, Any
     return rec
 
 
+#: a trace record needs one of these to be scored; one with none ends done with null scores
+SCORED_FIELDS = ("question", "answer", "contexts")
+NOTHING_TO_SCORE = "no question, answer or contexts in the trace"
+
+
 class Scorer:
     """Takes unscored traces from the queue and stores their scores; ``start()`` runs it in a thread."""
 
@@ -129,6 +134,12 @@ class Scorer:
         if not ids:
             return 0
         records = self._records(ids)
+        empty = [r for r in records if not any(r.get(k) for k in SCORED_FIELDS)]
+        if empty:
+            self._store_unscorable([r["id"] for r in empty])
+            records = [r for r in records if r not in empty]
+            if not records:
+                return len(ids)
         done = records
         try:
             self._store(self._evaluate(records))
@@ -166,6 +177,19 @@ class Scorer:
                              "reason": col.reasons[i], "artifacts": _jsonable(col.artifacts[i]) or None,
                              "judge": judge, "scored_at": now})
         ids = [s.id for s in results.samples]
+        with self.engine.begin() as conn:
+            conn.execute(scores.delete().where(scores.c.trace_id.in_(ids)))
+            if rows:
+                conn.execute(scores.insert(), rows)
+            conn.execute(score_queue.update().where(score_queue.c.trace_id.in_(ids)).values(
+                state="done", finished_at=now, last_error=None))
+
+    def _store_unscorable(self, ids: list[str]) -> None:
+        """Traces with nothing to score end ``done`` with a null score (and the reason) for every metric."""
+        now = time.time()
+        judge = self.judge if isinstance(self.judge, str) else type(self.judge).__name__
+        rows = [{"trace_id": tid, "metric": name, "value": None, "reason": NOTHING_TO_SCORE, "artifacts": None,
+                 "judge": judge, "scored_at": now} for tid in ids for name in self.metrics]
         with self.engine.begin() as conn:
             conn.execute(scores.delete().where(scores.c.trace_id.in_(ids)))
             if rows:

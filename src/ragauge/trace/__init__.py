@@ -30,6 +30,7 @@ __all__ = ["configure", "request", "traced", "current", "feedback", "flush", "sh
 
 _lock = threading.Lock()
 _exporter: Any = None
+_final_stats: dict[str, int] | None = None  # the last exporter's counters after shutdown()
 _defaults: dict[str, Any] = {}
 _atexit_registered = False
 
@@ -181,17 +182,23 @@ def flush(timeout: float = 5.0) -> bool:
 
 def shutdown(timeout: float = 5.0) -> bool:
     """Flush, stop the export thread and go back to no-op; undelivered traces stay in the spool."""
-    global _exporter
+    global _exporter, _final_stats
     with _lock:
         exporter, _exporter = _exporter, None
-    return True if exporter is None else exporter.shutdown(timeout)
+    if exporter is None:
+        return True
+    ok: bool = exporter.shutdown(timeout)
+    _final_stats = exporter.stats()
+    return ok
 
 
 def stats() -> dict[str, int]:
     """The exporter's counters (submitted, sent, dropped, rejected, spooled, errors, queued,
-    pending_batches); all zero when not configured."""
+    pending_batches); after :func:`shutdown` the final ones; all zero when never configured."""
     exporter = _exporter
     if exporter is None:
+        if _final_stats is not None:
+            return dict(_final_stats)
         return {k: 0 for k in ("submitted", "sent", "dropped", "rejected", "spooled", "errors", "queued",
                                "pending_batches")}
     counts: dict[str, int] = exporter.stats()

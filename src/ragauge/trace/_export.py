@@ -97,7 +97,7 @@ class Exporter:
 
     def stats(self) -> dict[str, int]:
         """Counters: submitted, sent, dropped (queue or spool full), rejected (refused by the collector),
-        spooled (batches written to disk), errors (SDK faults), queued and pending_batches now."""
+        spooled (batches written to disk), errors (failed deliveries that are retried, and SDK faults), queued and pending_batches now."""
         with self._lock:
             out = dict(self._counts)
         out["queued"] = self._queue.qsize()
@@ -163,6 +163,7 @@ class Exporter:
         return time.monotonic() < self._next_try
 
     def _mark_away(self, why: str) -> None:
+        self._count("errors")  # a failed delivery (connection error, timeout, 5xx): retried, not lost
         self._backoff = min(self._backoff_max, self._backoff * 2 if self._backoff else self._backoff0)
         self._next_try = time.monotonic() + self._backoff
         self._warn("away", "ragauge.trace: collector %s unavailable (%s); keeping traces, retrying in %.1f s",
