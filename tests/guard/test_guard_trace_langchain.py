@@ -71,5 +71,6 @@ def test_each_invoke_of_the_guard_runnable_is_one_traced_request(store):  # noqa
 def test_the_runnable_sends_nothing_when_tracing_is_not_configured(store):  # noqa: F811
     guard = Guard(langchain_retriever(store, scores="raw"), langchain_generate(EchoContextChat()), grade=False,
                   score_threshold=0.1)
+    before = trace.stats()["submitted"]  # an earlier test's final counters may still be there (kept after shutdown)
     result = as_runnable(guard).invoke(ROOF_Q)
-    assert result.kind == "answer" and result.request_id is None and trace.stats()["submitted"] == 0
+    assert result.kind == "answer" and result.request_id is None and trace.stats()["submitted"] == before
