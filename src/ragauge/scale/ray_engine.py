@@ -23,6 +23,7 @@ LLM judge: one limiter actor holds the run's concurrency, rate and budget for ev
 
 from __future__ import annotations
 
+import logging
 import os
 import pickle
 from dataclasses import dataclass, field
@@ -38,6 +39,16 @@ from .worker import BlockScorer, ScoredBlock
 __all__ = ["ScaleRun", "iter_scored_blocks", "score_columns", "score_run"]
 
 Progress = Callable[[str, int, int], None]
+
+
+def _quiet(ray: Any) -> None:
+    """Ray's own INFO lines and progress bars stay off the user's terminal (ragauge reports progress itself)."""
+    for name in ("ray", "ray.data", "ray._private"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+    try:
+        ray.data.DataContext.get_current().enable_progress_bars = False
+    except Exception:  # an older or newer Ray without the switch: only cosmetic
+        pass
 
 
 def _ray() -> Any:
@@ -78,9 +89,11 @@ def iter_scored_blocks(specs: Sequence[MetricSpec], samples_or_source: Any, judg
     if started:
         if address is None:  # a local cluster, for this run only; Ray's usage statistics stay off (no telemetry)
             os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-            ray.init(include_dashboard=False, log_to_driver=False, runtime_env=_runtime_env())
+            ray.init(include_dashboard=False, log_to_driver=False, runtime_env=_runtime_env(),
+                     logging_level=logging.ERROR)
         else:  # an existing cluster: its workers run the ragauge installed in their image
-            ray.init(address=address, log_to_driver=False)
+            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+    _quiet(ray)
     try:
         limiter = spec.start_limiter() if any(s.judge for s in specs) else None
         n_workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
