@@ -31,6 +31,8 @@ from typing import Any, Sequence
 
 from ..data.schema import Sample
 from ..data.tools import ToolCall
+from ..errors import ConfigError
+from ..judges.base import Judge
 from ..judges.types import unscored_of
 from ..scores.agent import argument_match, best_argument_matches, lcs_pairs, match_names, tool_correctness
 from ..scores.claims import supported_fraction
@@ -59,7 +61,7 @@ def _tool_correctness(samples: Sequence[Sample]) -> ScoreColumn:
     n = len(samples)
     values: list[float | None] = [None] * n
     reasons: list[str | None] = [None] * n
-    arts: list[dict | None] = [None] * n
+    arts: list[dict[str, Any] | None] = [None] * n
     for i, s in enumerate(samples):
         if s.tool_calls is None:
             reasons[i] = "no tool calls recorded"
@@ -122,11 +124,11 @@ def _by_expectation(s: Sample) -> tuple[float, dict[str, Any]]:
     return sum(score for _, score in found) / len(found), {"mode": "expected", "calls": rows}
 
 
-def _argument_correctness(samples: Sequence[Sample], langs: Sequence[str | None], judge) -> ScoreColumn:
+def _argument_correctness(samples: Sequence[Sample], langs: Sequence[str | None], judge: Judge) -> ScoreColumn:
     n = len(samples)
     values: list[float | None] = [None] * n
     reasons: list[str | None] = [None] * n
-    arts: list[dict | None] = [None] * n
+    arts: list[dict[str, Any] | None] = [None] * n
     to_judge: list[tuple[int, int, list[str]]] = []  # (sample, call, values)
     items = []
     for i, s in enumerate(samples):
@@ -178,11 +180,11 @@ def _result_text(call: ToolCall) -> str:
     return call.result if isinstance(call.result, str) else json.dumps(call.result, ensure_ascii=False)
 
 
-def _task_completion(samples: Sequence[Sample], langs: Sequence[str | None], judge) -> ScoreColumn:
+def _task_completion(samples: Sequence[Sample], langs: Sequence[str | None], judge: Judge) -> ScoreColumn:
     n = len(samples)
     values: list[float | None] = [None] * n
     reasons: list[str | None] = [None] * n
-    arts: list[dict | None] = [None] * n
+    arts: list[dict[str, Any] | None] = [None] * n
     for i, s in enumerate(samples):
         if not (s.answer or "").strip():
             reasons[i] = "no answer"
@@ -224,13 +226,17 @@ def _task_completion(samples: Sequence[Sample], langs: Sequence[str | None], jud
     return ScoreColumn(values, reasons, arts, judge.provenance().to_dict())
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge=None) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge | None = None) -> dict[str, ScoreColumn]:
     out: dict[str, ScoreColumn] = {}
     langs = languages(samples) if any(s.judge for s in specs) else []
     for spec in specs:
         if spec.base == "tool_correctness":
             out[spec.name] = _tool_correctness(samples)
-        elif spec.base == "argument_correctness":
+            continue
+        if judge is None:
+            raise ConfigError(f"metric {spec.name!r} needs a judge: pass judge=... (e.g. the offline judge, "
+                              "ragauge.judges.base.get_judge('offline')), or ask only for tool_correctness")
+        if spec.base == "argument_correctness":
             out[spec.name] = _argument_correctness(samples, langs, judge)
         else:
             out[spec.name] = _task_completion(samples, langs, judge)

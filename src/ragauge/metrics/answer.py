@@ -26,9 +26,10 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..data.schema import Sample
+from ..judges.base import Judge
 from ..judges.types import unscored_of
 from ..scores.claims import claim_f1, correctness
 from ._judging import languages
@@ -46,14 +47,15 @@ DEFINITIONS = [
 ]
 
 
-def _relevancy(samples: Sequence[Sample], langs, judge) -> ScoreColumn:
+def _relevancy(samples: Sequence[Sample], langs: Sequence[str | None], judge: Judge) -> ScoreColumn:
     n = len(samples)
     values: list[float | None] = [None] * n
     reasons: list[str | None] = ["no question" if not (s.question or "").strip()
                                  else "no answer" if not (s.answer or "").strip() else None for s in samples]
-    arts: list[dict | None] = [None] * n
+    arts: list[dict[str, Any] | None] = [None] * n
     todo = [i for i in range(n) if reasons[i] is None]
-    refusals = judge.refusals([samples[i].answer for i in todo], [langs[i] for i in todo])
+    # todo holds only samples with a question and an answer; `or ""` only tells the type checker so
+    refusals = judge.refusals([samples[i].answer or "" for i in todo], [langs[i] for i in todo])
     asked = [i for i, r in zip(todo, refusals) if not r]
     for i, r in zip(todo, refusals):
         if r:
@@ -61,12 +63,13 @@ def _relevancy(samples: Sequence[Sample], langs, judge) -> ScoreColumn:
     details = getattr(judge, "relevance_details", None)
     if details is not None:
         # intent, value found and label per answer (module doc); the judge's refusals are settled above
-        got = details([samples[i].question for i in asked], [samples[i].answer for i in asked], [langs[i] for i in asked])
+        got = details([samples[i].question or "" for i in asked], [samples[i].answer or "" for i in asked],
+                      [langs[i] for i in asked])
         for i, d in zip(asked, got):
             values[i] = float(d["score"])
             arts[i] = {k: v for k, v in d.items() if k != "score"}
         return ScoreColumn(values, reasons, arts, judge.provenance().to_dict())
-    scores = judge.relevance([samples[i].question for i in asked], [samples[i].answer for i in asked])
+    scores = judge.relevance([samples[i].question or "" for i in asked], [samples[i].answer or "" for i in asked])
     for i, v in zip(asked, scores):
         failed = unscored_of(v)
         if failed:
@@ -76,19 +79,20 @@ def _relevancy(samples: Sequence[Sample], langs, judge) -> ScoreColumn:
     return ScoreColumn(values, reasons, arts, judge.provenance().to_dict())
 
 
-def _correctness(samples: Sequence[Sample], langs, judge) -> ScoreColumn:
+def _correctness(samples: Sequence[Sample], langs: Sequence[str | None], judge: Judge) -> ScoreColumn:
     n = len(samples)
     values: list[float | None] = [None] * n
     reasons: list[str | None] = [None] * n
-    arts: list[dict | None] = [None] * n
+    arts: list[dict[str, Any] | None] = [None] * n
     for i, s in enumerate(samples):
         if not (s.answer or "").strip():
             reasons[i] = "no answer"
         elif not (s.reference or "").strip():
             reasons[i] = "no reference"
     todo = [i for i in range(n) if reasons[i] is None]
-    ans = [samples[i].answer for i in todo]
-    ref = [samples[i].reference for i in todo]
+    # todo holds only samples with an answer and a reference; `or ""` only tells the type checker so
+    ans = [samples[i].answer or "" for i in todo]
+    ref = [samples[i].reference or "" for i in todo]
     lg = [langs[i] for i in todo]
     ans_refuse = judge.refusals(ans, lg)
     ref_refuse = judge.refusals(ref, lg)
@@ -107,8 +111,7 @@ def _correctness(samples: Sequence[Sample], langs, judge) -> ScoreColumn:
                        "reason": "both decline to answer" if both else
                        ("the answer asserts claims where the reference declines" if asserted
                         else "the answer declines where the reference answers")}
-        elif unscored_of(ans_claims[j]) or unscored_of(ref_claims[j]):
-            failed = unscored_of(ans_claims[j]) or unscored_of(ref_claims[j])
+        elif (failed := unscored_of(ans_claims[j]) or unscored_of(ref_claims[j])) is not None:
             reasons[i], arts[i] = failed.reason, failed.artifact()
         elif not ans_claims[j] or not ref_claims[j]:
             reasons[i] = "no claims in the answer" if not ans_claims[j] else "no claims in the reference"
@@ -140,7 +143,7 @@ def _correctness(samples: Sequence[Sample], langs, judge) -> ScoreColumn:
     return ScoreColumn(values, reasons, arts, judge.provenance().to_dict())
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge) -> dict[str, ScoreColumn]:
     langs = languages(samples)
     out = {}
     for spec in specs:

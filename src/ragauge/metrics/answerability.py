@@ -7,9 +7,10 @@ Artifact: per question part, the best sentence, its score and what it lacks.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..data.schema import Sample
+from ..judges.base import Judge
 from ..judges.offline.answerability import answerability
 from ._judging import languages
 from .column import ScoreColumn
@@ -24,7 +25,7 @@ DEFINITIONS = [
 ]
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge) -> dict[str, ScoreColumn]:
     langs = languages(samples)
     todo = [i for i, s in enumerate(samples) if s.contexts]
     method = getattr(judge, "answerability", None)
@@ -37,7 +38,7 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) ->
     n = len(samples)
     vals: list[float | None] = [None] * n
     reasons: list[str | None] = ["no contexts"] * n
-    arts: list[dict | None] = [None] * n
+    arts: list[dict[str, Any] | None] = [None] * n
     for i, r in zip(todo, results):
         vals[i], reasons[i], arts[i] = float(r.score), None, r.to_dict()
     prov = judge.provenance().to_dict() if judge is not None and hasattr(judge, "provenance") else None

@@ -21,6 +21,7 @@ from typing import Any, Sequence
 
 from ..data.schema import Sample
 from ..errors import InputError
+from ..judges.base import Judge
 from .column import ScoreColumn
 from .registry import MetricDef
 from .spec import MetricSpec
@@ -55,13 +56,13 @@ def cited_ids(sample: Sample) -> list[str] | None:
     return out
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge=None) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge | None = None) -> dict[str, ScoreColumn]:
     n = len(samples)
     has: list[float | None] = [None] * n
     grounded: list[float | None] = [None] * n
     has_r: list[str | None] = [None] * n
     gr_r: list[str | None] = [None] * n
-    arts: list[dict | None] = [None] * n
+    arts: list[dict[str, Any] | None] = [None] * n
     for i, s in enumerate(samples):
         cited = cited_ids(s)
         if not (s.answer or "").strip():

@@ -14,10 +14,11 @@ When chunk ids and ``relevant_ids`` are known, the id-based ``context_*_ids`` me
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..data.schema import Sample
-from ..judges.types import unscored_of
+from ..judges.base import Judge
+from ..judges.types import Unscored, unscored_of
 from ..scores.claims import supported_fraction
 from ..scores.context import f1, rank_weighted_precision
 from ._judging import languages
@@ -37,7 +38,7 @@ DEFINITIONS = [
 ]
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge) -> dict[str, ScoreColumn]:
     n = len(samples)
     langs = languages(samples)
     # The claims each sample is judged by: the reference's, else the answer's (precision only).
@@ -56,8 +57,9 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) ->
     rec: list[float | None] = [None] * n
     prec_r: list[str | None] = [None] * n
     rec_r: list[str | None] = [None] * n
-    arts: list[dict | None] = [None] * n
-    items, owners = [], []
+    arts: list[dict[str, Any] | None] = [None] * n
+    items: list[tuple[Sequence[Any], Sequence[str], str | None]] = []
+    owners: list[tuple[int, int]] = []  # (sample, context index or -1 for all of them)
     for i, s in enumerate(samples):
         if not s.contexts:
             prec_r[i] = rec_r[i] = "no contexts"
@@ -87,10 +89,11 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) ->
     verdicts = judge.verify(items)
     useful: dict[int, list[bool]] = {}
     together: dict[int, set[int]] = {}
-    failed_items: dict[int, object] = {}
+    failed_items: dict[int, Unscored] = {}
     for (i, c), v in zip(owners, verdicts):
-        if unscored_of(v):
-            failed_items.setdefault(i, unscored_of(v))
+        marker = unscored_of(v)
+        if marker is not None:
+            failed_items.setdefault(i, marker)
             continue
         if c == -1:
             if rec_r[i] is None:

@@ -10,9 +10,10 @@ Unscored: no question; no contexts; a judge failure on any chunk (its raw reply 
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..data.schema import Sample
+from ..judges.base import Judge
 from ..judges.types import unscored_of
 from .column import ScoreColumn
 from .registry import MetricDef
@@ -26,7 +27,7 @@ DEFINITIONS = [
 ]
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge) -> dict[str, ScoreColumn]:
     n = len(samples)
     reasons: list[str | None] = [None] * n
     for i, s in enumerate(samples):
@@ -35,12 +36,12 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) ->
         elif not s.contexts:
             reasons[i] = "no contexts"
     owners = [(i, c) for i in range(n) if reasons[i] is None for c in range(len(samples[i].contexts))]
-    scores = judge.relevance([samples[i].question for i, _ in owners], [samples[i].contexts[c].text for i, c in owners])
-    per: dict[int, list] = {}
+    scores = judge.relevance([samples[i].question or "" for i, _ in owners], [samples[i].contexts[c].text for i, c in owners])
+    per: dict[int, list[Any]] = {}  # a relevance, or the judge's Unscored marker
     for (i, c), v in zip(owners, scores):
         per.setdefault(i, []).append(v)
     values: list[float | None] = [None] * n
-    arts: list[dict | None] = [None] * n
+    arts: list[dict[str, Any] | None] = [None] * n
     for i, got in per.items():
         failed = next((unscored_of(v) for v in got if unscored_of(v)), None)
         if failed:

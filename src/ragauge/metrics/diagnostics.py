@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..data.schema import Sample
+from ..judges.base import Judge
 from ..judges.types import unscored_of
 from ..scores.ragchecker import diagnostics, relevant_chunks
 from ._judging import languages
@@ -68,7 +69,7 @@ def _entailing(matrix: list[list[bool]], n: int) -> list[list[int]]:
     return [[c for c, row in enumerate(matrix) if row[j]] for j in range(n)]
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge) -> dict[str, ScoreColumn]:
     n = len(samples)
     langs = languages(samples)
     base: list[str | None] = [None] * n  # reason for every metric

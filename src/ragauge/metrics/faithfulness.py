@@ -13,9 +13,10 @@ no contexts; no checkable claims (greetings, questions back).
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..data.schema import Sample
+from ..judges.base import Judge
 from ..judges.types import unscored_of
 from ..scores.claims import supported_fraction
 from ._judging import claims_artifact, languages
@@ -45,7 +46,7 @@ def _reason(sample: Sample, refusal: bool) -> str | None:
     return None
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge) -> dict[str, ScoreColumn]:
     langs = languages(samples)
     answers = [s.answer or "" for s in samples]
     refusals = judge.refusals(answers, langs)
@@ -54,7 +55,7 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) ->
     claims = judge.claims([answers[i] for i in todo], [langs[i] for i in todo])
     verdicts = judge.verify([(c, samples[i].context_texts, langs[i]) for i, c in zip(todo, claims)])
     faith: list[float | None] = [None] * len(samples)
-    arts: list[dict | None] = [None] * len(samples)
+    arts: list[dict[str, Any] | None] = [None] * len(samples)
     for i, c, v in zip(todo, claims, verdicts):
         failed = unscored_of(c) or unscored_of(v)
         if failed:  # the judge could not judge this one: say so, keep its raw reply
@@ -67,7 +68,8 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) ->
         faith[i] = value
         arts[i] = claims_artifact(v, hallucinated=value < HALLUCINATED_BELOW)
     for i, r in enumerate(refusals):
-        if r and reasons[i] and reasons[i].startswith("refusal"):
+        reason = reasons[i]
+        if r and reason and reason.startswith("refusal"):
             arts[i] = {"refusal": True}
     prov = judge.provenance().to_dict()
     out = {}

@@ -20,9 +20,10 @@ a variant whose clean sample is absent, and a clean answer that was not correct 
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..data.schema import Sample
+from ..judges.base import Judge
 from ._judging import languages
 from .answer import _correctness
 from .column import ScoreColumn
@@ -38,7 +39,7 @@ DEFINITIONS = [
 ]
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge) -> dict[str, ScoreColumn]:
     n = len(samples)
     index = {s.id: i for i, s in enumerate(samples)}
     clean_of: dict[int, int] = {}
@@ -57,7 +58,7 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) ->
     c_of = {i: (corr.values[k], corr.reasons[k]) for k, i in enumerate(needed)}
     wrong_of = {i: _contradicted(corr.artifacts[k]) for k, i in enumerate(needed)}
     values: list[float | None] = [None] * n
-    arts: list[dict | None] = [None] * n
+    arts: list[dict[str, Any] | None] = [None] * n
     for i, j in clean_of.items():
         (cn, rn), (cc, rc) = c_of[i], c_of[j]
         if cc is None:
@@ -71,15 +72,16 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) ->
         else:
             new_wrong = [c for c in wrong_of[i] if c not in set(wrong_of[j])]
             values[i] = 0.0 if len(wrong_of[i]) > len(wrong_of[j]) else min(1.0, cn / cc)
-            arts[i] = {"clean_id": samples[j].id, "clean_correctness": cc, "noisy_correctness": cn}
+            art: dict[str, Any] = {"clean_id": samples[j].id, "clean_correctness": cc, "noisy_correctness": cn}
             if len(wrong_of[i]) > len(wrong_of[j]):
-                arts[i]["new_contradicted"] = new_wrong or wrong_of[i]
-                arts[i]["reason"] = "the noisy answer states a fact the reference contradicts; the clean one did not"
+                art["new_contradicted"] = new_wrong or wrong_of[i]
+                art["reason"] = "the noisy answer states a fact the reference contradicts; the clean one did not"
+            arts[i] = art
     col = ScoreColumn(values, reasons, arts, judge.provenance().to_dict())
     return {spec.name: col for spec in specs}
 
 
-def _contradicted(artifact: dict | None) -> list[str]:
+def _contradicted(artifact: dict[str, Any] | None) -> list[str]:
     """The answer's facts the judge found contradicted by the reference (correctness artifact)."""
     claims = (artifact or {}).get("claims") or []
     return [str(c.get("text")) for c in claims if isinstance(c, dict) and c.get("verdict") == "contradicted"]

@@ -10,14 +10,19 @@ count it as 0 — use ``ragauge trec-eval`` for that convention).
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
 from ..data.schema import Sample
+from ..errors import ConfigError
+from ..judges.base import Judge
 from .column import ScoreColumn
 from .registry import MetricDef
 from .spec import MetricSpec
+
+if TYPE_CHECKING:  # scores.ranking is imported when a batch is scored
+    from ..scores._columns import FloatArray, RankingBatch
 
 FAMILY = "ranking"
 _REQ = ("retrieved_ids", "relevant_ids")
@@ -53,17 +58,27 @@ def unscored_reason(sample: Sample) -> str | None:
     return None
 
 
-def _kernel(spec: MetricSpec, batch) -> np.ndarray:
+def _cutoff(spec: MetricSpec) -> int:
+    """The ``k`` of a metric that needs one (hit_rate, recall, precision), with a clear error when a
+    hand-built spec lacks it (``parse_metric`` never builds one without it)."""
+    k = spec.params.get("k")
+    if k is None:
+        raise ConfigError(f"metric {spec.name!r} needs a cutoff k: build it with "
+                          f"parse_metric('{spec.base}@10') (or another k), not a spec without params={{'k': ...}}")
+    return int(k)
+
+
+def _kernel(spec: MetricSpec, batch: RankingBatch) -> FloatArray:
     from ..scores import ranking as r
 
     k = spec.params.get("k")
     base = spec.base
     if base == "hit_rate":
-        return r.hit_rate(batch, k)
+        return r.hit_rate(batch, _cutoff(spec))
     if base == "recall":
-        return r.recall(batch, k)
+        return r.recall(batch, _cutoff(spec))
     if base == "precision":
-        return r.precision(batch, k)
+        return r.precision(batch, _cutoff(spec))
     if base == "mrr":
         return r.reciprocal_rank(batch, k)
     if base == "ndcg":
@@ -77,7 +92,7 @@ def _kernel(spec: MetricSpec, batch) -> np.ndarray:
     raise KeyError(base)  # pragma: no cover - registry and kernel table out of sync
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge=None) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge | None = None) -> dict[str, ScoreColumn]:
     from ..scores.ranking import build_batch
 
     reasons = [unscored_reason(s) for s in samples]
@@ -85,7 +100,14 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge=Non
     out: dict[str, ScoreColumn] = {}
     batch = None
     if idx:
-        batch = build_batch([samples[i].ranking for i in idx], [samples[i].relevant_ids for i in idx])
+        rankings: list[Sequence[str]] = []
+        relevants: list[Mapping[str, float]] = []
+        for i in idx:
+            ranking, relevant = samples[i].ranking, samples[i].relevant_ids
+            assert ranking is not None and relevant is not None  # unscored_reason() let only these through
+            rankings.append(ranking)
+            relevants.append(relevant)
+        batch = build_batch(rankings, relevants)
     for spec in specs:
         full = np.zeros(len(samples), dtype=np.float64)
         if batch is not None:

@@ -14,7 +14,11 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence
 
 from ..errors import UnknownMetricError
+from .column import ScoreColumn
 from .spec import MetricSpec
+
+#: ``compute(specs, samples, *, judge=...)`` of a family module
+ComputeFunction = Callable[..., dict[str, ScoreColumn]]
 
 # Modules that define metric families; each has DEFINITIONS (list of MetricDef) and
 # compute(specs, samples, *, judge=None) -> dict[str, ScoreColumn].
@@ -86,7 +90,7 @@ _P_RE = re.compile(r"^(?P<base>[a-z][a-z0-9_]*?)_p(?P<p>\d{1,3}(?:\.\d+)?)$")
 
 _DEFS: dict[str, MetricDef] | None = None
 _ALIASES: dict[str, str] = {}
-_COMPUTE: dict[str, Callable] = {}
+_COMPUTE: dict[str, ComputeFunction] = {}
 
 
 def _load() -> dict[str, MetricDef]:
@@ -111,7 +115,7 @@ def definitions() -> list[MetricDef]:
     return list(_load().values())
 
 
-def compute_function(family: str) -> Callable:
+def compute_function(family: str) -> ComputeFunction:
     _load()
     return _COMPUTE[family]
 

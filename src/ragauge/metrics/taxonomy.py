@@ -42,6 +42,7 @@ from typing import Any, Mapping, Sequence
 
 from ..data.schema import Sample
 from ..errors import InputError
+from ..judges.base import Judge
 from ..judges.types import CONTRADICTED, SUPPORTED, unscored_of
 from ..scores.claims import supported_fraction
 from ._judging import languages
@@ -133,6 +134,10 @@ def _split_editions(sample: Sample) -> tuple[list[str], list[str]]:
     return ([t for i, t in enumerate(texts) if str(i) not in old], [t for i, t in enumerate(texts) if str(i) in old])
 
 
+#: (sample, what was checked, claim index or -1) -> the judge's verdicts for that item
+_Verdicts = dict[tuple[int, str, int], Any]
+
+
 class _Batch:
     """Verify items gathered across samples, answered in one judge call."""
 
@@ -144,7 +149,7 @@ class _Batch:
         self.keys.append(key)
         self.items.append((claims, sources, lang))
 
-    def run(self, judge) -> dict[tuple[int, str, int], Any]:
+    def run(self, judge: Judge) -> _Verdicts:
         return dict(zip(self.keys, judge.verify(self.items) if self.items else []))
 
 
@@ -155,7 +160,7 @@ def _candidate_pairs(claims: Sequence[Any]) -> dict[int, list[int]]:
             for i in range(len(head))}
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge) -> dict[str, ScoreColumn]:
     wanted = {s.base for s in specs}
     n = len(samples)
     langs = languages(samples)
@@ -197,11 +202,11 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) ->
 
 
 def _column(base: str, samples: Sequence[Sample], base_reason: list[str | None], claims: dict[int, Any],
-            trusted: list[list[str] | None], pairs: dict[int, dict[int, list[int]]], got: dict, prov: dict) -> ScoreColumn:
+            trusted: list[list[str] | None], pairs: dict[int, dict[int, list[int]]], got: _Verdicts, prov: dict[str, Any]) -> ScoreColumn:
     n = len(samples)
     values: list[float | None] = [None] * n
     reasons: list[str | None] = list(base_reason)
-    arts: list[dict | None] = [None] * n
+    arts: list[dict[str, Any] | None] = [None] * n
     for i in range(n):
         if reasons[i] is not None:
             continue
@@ -233,7 +238,7 @@ def _column(base: str, samples: Sequence[Sample], base_reason: list[str | None],
     return ScoreColumn(values, reasons, arts, prov)
 
 
-def _self_contradictions(claims: Sequence[Any], pairs: Mapping[int, list[int]], got: dict, i: int) -> list[dict[str, Any]]:
+def _self_contradictions(claims: Sequence[Any], pairs: Mapping[int, list[int]], got: _Verdicts, i: int) -> list[dict[str, Any]]:
     found = []
     for a, later in pairs.items():
         for b, v in zip(later, got.get((i, "pair", a), [])):
@@ -242,7 +247,7 @@ def _self_contradictions(claims: Sequence[Any], pairs: Mapping[int, list[int]], 
     return found
 
 
-def _taxonomy(claims: Sequence[Any], found: list[dict[str, Any]], got: dict, i: int) -> tuple[float, dict[str, Any]]:
+def _taxonomy(claims: Sequence[Any], found: list[dict[str, Any]], got: _Verdicts, i: int) -> tuple[float, dict[str, Any]]:
     ctx = got[(i, "ctx", -1)]
     old, cur = got.get((i, "old", -1)), got.get((i, "cur", -1))
     tr = got.get((i, "trusted", -1))

@@ -8,9 +8,10 @@ The mean is the toxic-answer rate, which is what the dashboard's ``toxicity <= 0
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..data.schema import Sample
+from ..judges.base import Judge
 from ._judging import languages
 from .column import ScoreColumn
 from .registry import MetricDef
@@ -24,17 +25,21 @@ DEFINITIONS = [
 ]
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge) -> dict[str, ScoreColumn]:
     langs = languages(samples)
     results = judge.toxicity([s.answer or "" for s in samples], langs)
     values: list[float | None] = []
     reasons: list[str | None] = []
-    arts: list[dict | None] = []
+    arts: list[dict[str, Any] | None] = []
     for s, r in zip(samples, results):
         if s.answer is None:
-            values.append(None), reasons.append("no answer"), arts.append(None)
+            values.append(None)
+            reasons.append("no answer")
+            arts.append(None)
         elif r.probability is None:
-            values.append(None), reasons.append(r.reason or "not scorable"), arts.append(None)
+            values.append(None)
+            reasons.append(r.reason or "not scorable")
+            arts.append(None)
         else:
             values.append(1.0 if r.toxic else 0.0)
             reasons.append(None)
