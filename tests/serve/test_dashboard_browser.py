@@ -2,7 +2,7 @@
 (``executable_path``; no browser download). A real uvicorn server on a free loopback port, traces sent
 through ``ragauge.trace`` from two app versions and scored in the background by the offline judge; then:
 log in, open the overview, filter to low faithfulness, open a request and see the highlighted claim, give
-feedback, export the filtered list to a golden file.
+feedback, export the filtered list to a golden file; and the reference RAG over the demo KB traced as two versions.
 
 ``RAGAUGE_CHROMIUM`` names the browser (default /usr/bin/chromium); ``RAGAUGE_SCREENSHOT_DIR`` keeps the
 screenshots there (docs/img for the documentation), else they go to the test's temporary folder.
@@ -195,3 +195,49 @@ def test_overview_filter_request_feedback_export_in_chromium(live, tmp_path):
 def listed_count(url: str) -> int:
     html = httpx.get(f"{url}/requests?low=1", headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10).text
     return len(re.findall(r'data-trace="', html))
+
+
+def test_the_reference_rag_traced_from_two_versions_in_chromium(live, tmp_path):
+    """The reference RAG over the demo knowledge base, traced as two app versions (one behind the guard),
+    scored in the background; in the browser the request list shows both versions and a request page shows the
+    question, the retrieved chunks and the guard's decision."""
+    for mod in ("bm25s", "pymorphy3"):
+        pytest.importorskip(mod)
+    from ragauge.demo import kb_path
+    from ragauge.rag import ReferenceRAG
+
+    server = live(lambda: _app(f"sqlite:///{tmp_path / 'rag.db'}", scoring=True))
+    server.start(server.reserved)
+    rag = ReferenceRAG.from_kb(kb_path())
+    questions = ["Сколько стоит машинная штукатурка стен?", "Какая гарантия на кровельные работы?"]
+    trace.configure(server.url, token=TOKEN, app_name="reference-rag", app_version="1.0", flush_interval=0.05)
+    for q in questions:
+        rag.answer(q)
+    assert trace.flush(20), trace.stats()
+    trace.configure(server.url, token=TOKEN, app_name="reference-rag", app_version="1.1-guard", flush_interval=0.05)
+    for q in questions:
+        rag.answer_guarded(rag.guarded(grade=False), q)
+    assert trace.flush(20), trace.stats()
+    _wait_scored(server.url, 2 * len(questions))
+
+    with playwright_sync.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            page = browser.new_page(locale="ru-RU")
+            page.goto(f"{server.url}/login")
+            page.fill("input[name=token]", TOKEN)
+            page.click("button[type=submit]")
+            page.wait_for_url(re.compile(rf"{re.escape(server.url)}/(\?.*)?$"))
+            page.goto(f"{server.url}/requests?lang=ru")
+            rows = page.locator("tr[data-trace]")
+            assert rows.count() == 2 * len(questions)
+            versions = {rows.nth(i).locator("td").nth(2).inner_text() for i in range(rows.count())}
+            assert any("1.0" in v for v in versions) and any("1.1-guard" in v for v in versions), versions
+            page.goto(f"{server.url}/requests?version=1.1-guard&lang=ru")
+            page.locator("a", has_text=questions[0]).first.click()
+            page.wait_for_url(re.compile(r".*/requests/[^/?]+$"))
+            content = page.content()
+            assert questions[0] in content and "price" in content  # a retrieved chunk id of the price list
+            assert "guard" in content  # the guard's decision is on the page
+        finally:
+            browser.close()
