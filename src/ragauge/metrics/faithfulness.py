@@ -33,6 +33,9 @@ DEFINITIONS = [
               requires=_REQ, judge="any"),
     MetricDef("hallucination_rate", FAMILY, "Share of answers with at least one claim the contexts do not support.",
               requires=_REQ, judge="any", higher_is_better=False),
+    MetricDef("faithfulness_soft", FAMILY, "Mean of the judge's P(supported) over the answer's claims: a continuous "
+              "companion of faithfulness that ranks answers by how sure the judge is (a labels-only judge gives "
+              "the same value as faithfulness).", requires=_REQ, judge="any"),
 ]
 
 
@@ -55,6 +58,7 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Ju
     claims = judge.claims([answers[i] for i in todo], [langs[i] for i in todo])
     verdicts = judge.verify([(c, samples[i].context_texts, langs[i]) for i, c in zip(todo, claims)])
     faith: list[float | None] = [None] * len(samples)
+    soft: list[float | None] = [None] * len(samples)
     arts: list[dict[str, Any] | None] = [None] * len(samples)
     for i, c, v in zip(todo, claims, verdicts):
         failed = unscored_of(c) or unscored_of(v)
@@ -66,6 +70,7 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Ju
             reasons[i] = "no claims to check"
             continue
         faith[i] = value
+        soft[i] = sum(min(1.0, max(0.0, float(x.probability))) for x in v) / len(v)
         arts[i] = claims_artifact(v, hallucinated=value < HALLUCINATED_BELOW)
     for i, r in enumerate(refusals):
         reason = reasons[i]
@@ -76,6 +81,8 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Ju
     for spec in specs:
         if spec.base == "faithfulness":
             out[spec.name] = ScoreColumn(faith, reasons, arts, prov)
+        elif spec.base == "faithfulness_soft":
+            out[spec.name] = ScoreColumn(soft, list(reasons), [None] * len(samples), prov)
         else:
             flags = [None if f is None else float(f < HALLUCINATED_BELOW) for f in faith]
             out[spec.name] = ScoreColumn(flags, reasons, [None] * len(samples), prov)
