@@ -45,10 +45,7 @@ STDLIB_ONLY = {"trace"}
 
 # today's breaches (importer module -> imported module), each removed by issue 15 (the metric/judge seam,
 # gates in one place) or issue 13; keep this list exact
-KNOWN: set[tuple[str, str]] = {
-    ("judges.llm.prefetch", "metrics._judging"),
-    ("metrics.answerability", "judges.offline.answerability"),
-}
+KNOWN: set[tuple[str, str]] = set()
 
 
 def _module_name(path: Path) -> str:

@@ -1,13 +1,13 @@
-"""results.json ``usage``: what a paying judge spent, or null; the engine scopes each metric family."""
+"""results.json ``usage``: what a paying judge spent, or null; every request names the metrics it serves."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 
 import ragauge
 from ragauge.engine.results import read_results
 from ragauge.engine.summary import usage_lines
+from ragauge.judges.requests import Refusal, Reply
 from ragauge.judges.types import Provenance
 
 ROWS = [{"id": "a", "question": "q", "answer": "x", "retrieved_ids": ["d1", "d2"], "relevant_ids": ["d2"]}]
@@ -21,22 +21,15 @@ def test_no_paying_judge_means_null_usage_and_no_summary_lines(tmp_path):
     assert read_results(tmp_path)[0]["usage"] is None
 
 
+
+
 class CountingJudge:
-    """A judge that records which metrics each door call was made for (the engine's ``serving`` scope)."""
+    """A judge that speaks requests itself and records which metrics each request serves."""
 
     name = "counting"
 
     def __init__(self) -> None:
-        self.scope: tuple[str, ...] = ()
         self.seen: list[tuple[str, tuple[str, ...]]] = []
-
-    @contextlib.contextmanager
-    def serving(self, metrics):
-        old, self.scope = self.scope, tuple(metrics)
-        try:
-            yield
-        finally:
-            self.scope = old
 
     def usage_report(self):
         return {"judge": "counting", "model": "m", "total": {"calls": len(self.seen), "cached": 0,
@@ -46,17 +39,18 @@ class CountingJudge:
     def provenance(self):
         return Provenance("counting", "m", "0")
 
-    def refusals(self, texts, langs):
-        return [False for _ in texts]
+    def answer(self, requests):
+        out = []
+        for r in requests:
+            self.seen.append((type(r).__name__, r.metrics))
+            out.append(Reply(False) if isinstance(r, Refusal) else Reply({"score": 0.5}, via="score"))
+        return out
 
-    def relevance(self, questions, answers):
-        self.seen.append(("relevance", self.scope))
-        return [0.5 for _ in answers]
 
-
-def test_each_family_runs_inside_its_serving_scope_and_usage_is_written():
+def test_every_request_names_the_metrics_it_serves_and_usage_is_written():
     judge = CountingJudge()
-    rows = [{"id": "a", "question": "What?", "answer": "This."}]
+    rows = [{"id": "a", "question": "What?", "answer": "This.", "reference": "That."}]
     res = ragauge.evaluate(rows, metrics=["answer_relevancy"], profile=None, judge=judge, n_resamples=50)
-    assert judge.seen == [("relevance", ("answer_relevancy",))]
-    assert res.to_dict()["usage"]["seen"] == [["relevance", ["answer_relevancy"]]]
+    assert judge.seen == [("Refusal", ("answer_relevancy",)), ("Relevance", ("answer_relevancy",))]
+    assert res.to_dict()["usage"]["seen"] == [["Refusal", ["answer_relevancy"]], ["Relevance", ["answer_relevancy"]]]
+    assert res.columns["answer_relevancy"].values == [0.5]

@@ -7,7 +7,8 @@ import pytest
 from ragauge.data import load
 from ragauge.data.schema import Sample
 from ragauge.data.tools import ExpectedTool, ToolCall
-from ragauge.metrics.registry import compute_function, parse_metrics
+from ragauge.engine.scoring import score_columns
+from ragauge.metrics.registry import parse_metrics
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "agent"
 NAMES = ["tool_correctness", "argument_correctness", "task_completion"]
@@ -23,7 +24,7 @@ def judge():
 def run(names, samples, judge):
     out = {}
     for spec in parse_metrics(names):
-        out.update(compute_function(spec.family)([spec], samples, judge=judge if spec.judge else None))
+        out.update(score_columns([spec], samples, judge if spec.judge else None))
     return out
 
 

@@ -84,10 +84,11 @@ def test_spec_and_alias_table():
                                   "Could you please clarify which window type you mean?",
                                   "Не могу ответить на этот вопрос.", "Доставка занимает 3 дня."])
 def test_the_metric_reads_an_answer_as_the_test_helpers_do(text):
-    """behaviour_match (through the judge's public methods) and assert_sample's rules
+    """behaviour_match (through a Behaviour request to the judge) and assert_sample's rules
     (judges/offline/behaviour.py) agree on what an answer did."""
     from ragauge.judges.base import get_judge
     from ragauge.judges.offline.behaviour import answer_behaviour
-    from ragauge.metrics.behaviour import _what_it_did
+    from ragauge.judges.requests import Behaviour
 
-    assert _what_it_did(get_judge("offline"), [text], [None]) == [answer_behaviour(text)]
+    [reply] = get_judge("offline").answer([Behaviour(text=text)])
+    assert reply.value == answer_behaviour(text)

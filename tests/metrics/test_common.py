@@ -6,7 +6,8 @@ import pytest
 
 from ragauge.data.schema import Context, Sample
 from ragauge.data.tools import ExpectedTool, ToolCall
-from ragauge.metrics.registry import compute_function, definitions, parse_metric
+from ragauge.engine.scoring import score_columns
+from ragauge.metrics.registry import definitions, parse_metric
 
 
 @pytest.fixture(scope="module")
@@ -17,7 +18,7 @@ def judge():
 
 
 def _compute(spec, samples, judge):
-    return compute_function(spec.family)([spec], samples, judge=judge if spec.judge else None)[spec.name]
+    return score_columns([spec], samples, judge if spec.judge else None)[spec.name]
 
 
 def _bind(d):

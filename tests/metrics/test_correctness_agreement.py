@@ -4,7 +4,8 @@ decision, the fallback for judges without it."""
 import pytest
 
 from ragauge.data.schema import Context, Sample
-from ragauge.metrics.registry import compute_function, parse_metrics
+from ragauge.engine.scoring import score_columns
+from ragauge.metrics.registry import parse_metrics
 
 Q = "Почём обшивка стен гипсокартоном в один слой и какой минимальный объём?"
 REF = ("1 150 руб./м² по прайс-листу от 01.03.2026 (облицовка стен ГКЛ в один слой по металлическому каркасу), "
@@ -42,7 +43,7 @@ class DoorOnly:
 def run(names, samples, judge):
     out = {}
     for spec in parse_metrics(names):
-        out.update(compute_function(spec.family)([spec], samples, judge=judge))
+        out.update(score_columns([spec], samples, judge))
     return out
 
 

@@ -5,7 +5,8 @@ import pytest
 
 from ragauge.data.schema import Context, Sample
 from ragauge.errors import InputError
-from ragauge.metrics.registry import compute_function, parse_metric, parse_metrics
+from ragauge.engine.scoring import score_columns
+from ragauge.metrics.registry import parse_metric, parse_metrics
 
 CTX = (
     Context("Аванс составляет 30% от цены договора и перечисляется в течение 5 рабочих дней с даты подписания.", id="c1"),
@@ -28,7 +29,7 @@ def judge():
 def run(names, samples, judge):
     out = {}
     for spec in parse_metrics(names):
-        out.update(compute_function(spec.family)([spec], samples, judge=judge if spec.judge else None))
+        out.update(score_columns([spec], samples, judge if spec.judge else None))
     return out
 
 

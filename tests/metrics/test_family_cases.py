@@ -5,14 +5,15 @@ import math
 import pytest
 
 from ragauge.data.schema import Context, Sample
-from ragauge.metrics.registry import compute_function, parse_metrics
+from ragauge.engine.scoring import score_columns
+from ragauge.metrics.registry import parse_metrics
 
 
 def run(names, samples):
     specs = parse_metrics(names)
     out = {}
     for s in specs:
-        out.update(compute_function(s.family)([s], samples))
+        out.update(score_columns([s], samples, None))
     return out
 
 

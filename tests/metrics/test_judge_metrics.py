@@ -4,7 +4,8 @@ import pytest
 
 from ragauge.data.noise import SUFFIX, make_noisy_variants
 from ragauge.data.schema import Context, Sample
-from ragauge.metrics.registry import compute_function, parse_metrics
+from ragauge.engine.scoring import score_columns
+from ragauge.metrics.registry import parse_metrics
 
 CTX = (
     Context("Аванс составляет 30% от цены договора и перечисляется в течение 5 рабочих дней с даты подписания.", id="c1"),
@@ -23,7 +24,7 @@ def judge():
 def run(names, samples, judge):
     out = {}
     for spec in parse_metrics(names):
-        out.update(compute_function(spec.family)([spec], samples, judge=judge))
+        out.update(score_columns([spec], samples, judge))
     return out
 
 

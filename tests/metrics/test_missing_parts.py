@@ -6,7 +6,8 @@ import pytest
 from ragauge.data.schema import Sample
 from ragauge.data.tools import ExpectedTool, ToolCall
 from ragauge.errors import ConfigError
-from ragauge.metrics.registry import compute_function, parse_metric
+from ragauge.engine.scoring import score_columns
+from ragauge.metrics.registry import parse_metric
 from ragauge.metrics.spec import MetricSpec
 
 RANKED = [Sample(id="q1", question="Где купить стяжку?", retrieved_ids=("d3", "d1", "d7"), relevant_ids={"d1": 1, "d9": 1})]
@@ -18,12 +19,12 @@ def test_a_hand_built_cutoff_metric_without_k_says_how_to_write_it(base):
     # (as if there were no cutoff), precision crashed with a TypeError from float(None)
     spec = MetricSpec(name=base, base=base, family="ranking", description="")
     with pytest.raises(ConfigError, match=rf"{base}@10"):
-        compute_function("ranking")([spec], RANKED)
+        score_columns([spec], RANKED, None)
 
 
 def test_the_parsed_cutoff_metrics_still_score():
     specs = [parse_metric(n) for n in ("hit_rate@1", "recall@2", "precision@2")]
-    cols = compute_function("ranking")(specs, RANKED)
+    cols = score_columns(specs, RANKED, None)
     assert [cols[s.name].values for s in specs] == [[0.0], [0.5], [0.5]]
 
 
@@ -35,9 +36,9 @@ AGENT = [Sample(id="a", question="Какая погода в Казани?", too
 def test_an_agent_judge_metric_without_a_judge_says_to_pass_one(name):
     # compute(..., judge=None) used to die with "'NoneType' object has no attribute 'provenance'"
     with pytest.raises(ConfigError, match="needs a judge"):
-        compute_function("agent")([parse_metric(name)], AGENT, judge=None)
+        score_columns([parse_metric(name)], AGENT, None)
 
 
 def test_tool_correctness_needs_no_judge():
-    col = compute_function("agent")([parse_metric("tool_correctness")], AGENT, judge=None)["tool_correctness"]
+    col = score_columns([parse_metric("tool_correctness")], AGENT, None)["tool_correctness"]
     assert col.values == [1.0]

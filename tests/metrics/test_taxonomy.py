@@ -6,7 +6,8 @@ import pytest
 
 from ragauge.data.schema import Context, Sample
 from ragauge.errors import InputError
-from ragauge.metrics.registry import compute_function, parse_metrics
+from ragauge.engine.scoring import score_columns
+from ragauge.metrics.registry import parse_metrics
 from ragauge.metrics.taxonomy import claim_class, subject_overlap
 
 Q = "Какой аванс?"
@@ -25,7 +26,7 @@ def judge():
 def run(names, samples, judge):
     out = {}
     for spec in parse_metrics(names):
-        out.update(compute_function(spec.family)([spec], samples, judge=judge))
+        out.update(score_columns([spec], samples, judge))
     return out
 
 

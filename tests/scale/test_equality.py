@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ragauge.data import load
-from ragauge.engine.evaluate import _score, offline_judge_installed
+from ragauge.engine.evaluate import offline_judge_installed
+from ragauge.engine.scoring import score_columns as local_scores
 from ragauge.judges.base import get_judge
 from ragauge.metrics.registry import parse_metrics
 
@@ -34,7 +35,7 @@ def test_a_user_scoring_200_mixed_samples_on_ray_gets_the_local_numbers_sample_b
     path = write_jsonl(tmp_path / "mixed.jsonl", mixed_records(200))
     samples = load(path)
     specs = parse_metrics(RETRIEVAL + JUDGED)
-    local = _score(specs, samples, get_judge("offline"), None)
+    local = local_scores(specs, samples, get_judge("offline"))
 
     run = score_run(specs, str(path), "offline", workers=2, batch_size=16)
 
@@ -57,7 +58,7 @@ def test_samples_already_in_memory_score_the_same_as_the_file(ray_cluster, tmp_p
     specs = parse_metrics(RETRIEVAL)
     from_list = score_columns(specs, samples, None, workers=2, batch_size=7)
     from_file = score_columns(specs, str(path), None, workers=1, batch_size=40)
-    local = _score(specs, samples, None, None)
+    local = local_scores(specs, samples, None)
     _assert_same(local, from_list, [s.id for s in samples], [s.name for s in specs])
     _assert_same(local, from_file, [s.id for s in samples], [s.name for s in specs])
 
@@ -68,6 +69,6 @@ def test_answer_relevancy_is_identical_across_engines(ray_cluster, tmp_path):
     path = write_jsonl(tmp_path / "mixed.jsonl", mixed_records(60))
     samples = load(path)
     specs = parse_metrics(["answer_relevancy"])
-    local = _score(specs, samples, get_judge("offline"), None)
+    local = local_scores(specs, samples, get_judge("offline"))
     _assert_same(local, score_columns(specs, str(path), "offline", workers=2, batch_size=10),
                  [s.id for s in samples], ["answer_relevancy"])

@@ -8,7 +8,8 @@ import signal
 import pytest
 
 from ragauge.data import load
-from ragauge.engine.evaluate import _score, offline_judge_installed
+from ragauge.engine.evaluate import offline_judge_installed
+from ragauge.engine.scoring import score_columns as local_scores
 from ragauge.judges.base import get_judge
 from ragauge.metrics.registry import parse_metrics
 from scale_data import mixed_records, write_jsonl
@@ -22,7 +23,7 @@ def test_killing_a_worker_mid_run_keeps_every_sample_once_with_the_clean_values(
     path = write_jsonl(tmp_path / "mixed.jsonl", mixed_records(48))
     samples = load(path)
     specs = parse_metrics(["faithfulness", "recall@5"])
-    clean = _score(specs, samples, get_judge("offline"), None)
+    clean = local_scores(specs, samples, get_judge("offline"))
 
     killed: list[int] = []
     seen_workers: list[str] = []

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ragauge.data import load
-from ragauge.engine.evaluate import _score
+from ragauge.engine.scoring import score_columns as local_scores
 from ragauge.errors import BudgetExceededError
 from ragauge.metrics.registry import parse_metrics
 from scale_data import mixed_records, write_jsonl
@@ -73,8 +73,7 @@ def test_a_second_run_is_answered_from_the_shared_cache_with_the_same_scores_as_
         assert fake.answered == paid  # every reply came from the cache file both workers share
         local_judge = LLMJudge(_spec(fake.url, cache).llm, cache=str(tmp_path / "local.sqlite"))
         samples = load(path)
-        local_judge.prefetch(samples, specs)
-        local = _score(specs, samples, local_judge, None)
+        local = local_scores(specs, samples, local_judge)
     assert second.llm["spend"]["calls"] == 0 and second.llm["spend"]["cached"] > 0
     for run in (first, second):
         col = run.columns["faithfulness"]

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from ragauge.data import load
-from ragauge.engine.evaluate import _score
+from ragauge.engine.scoring import score_columns as local_scores
 from ragauge.errors import OutputError
 from ragauge.metrics.registry import parse_metrics
 from ragauge.scale.io import plan_blocks
@@ -26,7 +26,7 @@ def test_shards_read_back_in_name_order_are_the_local_columns(tmp_path):
 
     table = pq.read_table(sorted((tmp_path / "out").glob("part-*.parquet")))
     samples = load(path)
-    local = _score(specs, samples, None, None)
+    local = local_scores(specs, samples, None)
     assert table.column("id").to_pylist() == [s.id for s in samples]
     assert table.column("tags").to_pylist() == [list(s.tags) for s in samples]
     for s in specs:

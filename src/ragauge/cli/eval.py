@@ -155,9 +155,8 @@ def run(args: argparse.Namespace) -> int:
         results.source = "demo"
     if args.dry_run:
         print(judge.plan.summary())
-        esc = getattr(judge, "escalation", None)
-        if callable(esc):
-            e = esc()
+        e = (results.usage or {}).get("escalation")
+        if e:
             print(f"cascade: {e['escalated']} of {e['claims']} claim verdicts would go to the LLM "
                   f"(band P(supported) in [{e['band'][0]}, {e['band'][1]}])")
         return int(ExitCode.OK)

@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
-import contextlib
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..data.schema import Sample
 from ..errors import InputError
 from ..gates.check import check_run
 from ..gates.profiles import Profile, resolve_profile
 from ..metrics.column import ScoreColumn
-from ..metrics.registry import compute_function, group_by_family, parse_metric, parse_metrics
+from ..metrics.registry import parse_metric, parse_metrics
 from ..metrics.spec import MetricSpec
 from .config import EvalConfig, as_config
 from .golden_review import golden_review
 from .results import Results
+from .scoring import Progress, score_columns
 from .slice_alarms import build_alarms, checked_metrics, run_slice_checks
 from .summary import CIConfig, summarise
 
-Progress = Callable[[str, int, int], None]
+if TYPE_CHECKING:
+    from ..judges.base import JudgeBase
 
 #: Metrics reported by default next to the gated ones (``{k}`` = the profile's k).
 EXTRA_DEFAULTS = ("recall@{k}", "precision@{k}", "map@{k}", "latency_p50", "latency_p99")
@@ -89,8 +90,8 @@ def evaluate(data: Any, config: EvalConfig | None = None, *, progress: Progress 
     samples, source = _load(data, cfg)
     prof = _profile(cfg)
     specs = _specs(cfg, prof, samples)
-    judge = _judge(cfg, specs, samples)
-    columns = _score(specs, samples, judge, progress)
+    judge = _judge(cfg, specs)
+    columns = score_columns(specs, samples, judge, progress)
     results = _decide(samples, specs, columns, prof, cfg, judge, source,
                       no_judge=judge_metrics_left_out(cfg, prof, samples, specs))
     _raise_if_no_verdict(judge, results)
@@ -162,36 +163,17 @@ def judge_metrics_left_out(cfg: EvalConfig, prof: Profile | None, samples: Seque
     return out
 
 
-def _judge(cfg: EvalConfig, specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Any:
-    """The judge the judge metrics need (``None`` when none is asked for), with its calls planned."""
+def _judge(cfg: EvalConfig, specs: Sequence[MetricSpec]) -> JudgeBase | None:
+    """The judge the judge metrics need (``None`` when none is asked for)."""
     if not any(s.judge for s in specs):
         return None
     from ..judges.base import get_judge
 
-    judge = get_judge(None if cfg.judge in (None, "auto") else cfg.judge)
-    prefetch = getattr(judge, "prefetch", None)  # optional: a judge that plans its calls up front
-    if callable(prefetch):
-        prefetch(samples, [s for s in specs if s.judge])
-    return judge
-
-
-def _score(specs: Sequence[MetricSpec], samples: Sequence[Sample], judge: Any,
-           progress: Progress | None) -> dict[str, ScoreColumn]:
-    """Every metric's column, one family at a time (a family computes its metrics in one pass)."""
-    columns: dict[str, ScoreColumn] = {}
-    groups = group_by_family(specs)
-    for step, (family, fspecs) in enumerate(groups.items()):
-        if progress:
-            progress(family, step, len(groups))
-        with _serving(judge, [s.name for s in fspecs]):
-            columns.update(compute_function(family)(fspecs, samples, judge=judge))
-    if progress:
-        progress("summaries", len(groups), len(groups))
-    return {s.name: columns[s.name] for s in specs}
+    return get_judge(None if cfg.judge in (None, "auto") else cfg.judge)
 
 
 def _decide(samples: Sequence[Sample], specs: Sequence[MetricSpec], columns: dict[str, ScoreColumn],
-            prof: Profile | None, cfg: EvalConfig, judge: Any, source: str | None, *,
+            prof: Profile | None, cfg: EvalConfig, judge: JudgeBase | None, source: str | None, *,
             no_judge: Sequence[str] = ()) -> Results:
     """Summaries with CIs, gates (against a baseline when given), slices and their alarms -> ``Results``."""
     ci = CIConfig(level=cfg.ci_level, n_resamples=cfg.n_resamples, seed=cfg.seed)
@@ -222,7 +204,7 @@ def _decide(samples: Sequence[Sample], specs: Sequence[MetricSpec], columns: dic
                    comparison=comparison, alarms=alarms,
                    slice_policy={"min_n": cfg.min_slice_n, "alpha": 0.05, "correction": "holm",
                                  "n_tests": sum(c.p_value is not None for c in checks)},
-                   lang=cfg.lang, usage=_usage(judge),
+                   lang=cfg.lang, usage=judge.usage_report() if judge is not None else None,
                    app=_app(cfg), golden_review=golden_review(samples))
 
 
@@ -232,28 +214,15 @@ def _app(cfg: EvalConfig) -> dict[str, str | None] | None:
     return {"name": cfg.app_name, "version": None if cfg.app_version is None else str(cfg.app_version)}
 
 
-def _raise_if_no_verdict(judge: Any, results: Results | None = None) -> None:
+def _raise_if_no_verdict(judge: JudgeBase | None, results: Results | None = None) -> None:
     """A judge that was asked and produced no verdict at all is a judge that could not be reached or used
     (exit 3), not a run whose samples merely went unscored (a CI gate must not read it as a result). The
     error carries the finished ``results`` (``error.results``): the raw replies it points to are in them, and
     the CLI writes them before it exits 3."""
-    check = getattr(judge, "no_verdict_error", None)
-    error = check() if callable(check) else None
+    error = judge.no_verdict_error() if judge is not None else None
     if error is not None:
-        error.results = results
+        error.results = results  # type: ignore[attr-defined]
         raise error
-
-
-def _serving(judge: Any, metrics: list[str]) -> Any:
-    """The judge's usage-attribution scope for one metric family (a no-op for a judge without one)."""
-    scope = getattr(judge, "serving", None)
-    return scope(metrics) if callable(scope) else contextlib.nullcontext()
-
-
-def _usage(judge: Any) -> dict[str, Any] | None:
-    """A paying judge's calls/tokens/cost by metric for results.json (``None`` for the offline judge)."""
-    report = getattr(judge, "usage_report", None)
-    return report() if callable(report) else None
 
 
 def _tag_index(samples: Sequence[Sample]) -> dict[str, list[int]]:

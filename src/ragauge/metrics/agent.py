@@ -12,12 +12,12 @@ The sample holds the calls the agent made (``tool_calls``: from OpenAI chat ``me
   argument match of a call of that tool (:func:`ragauge.scores.agent.argument_match`; a tool not
   called scores 0). When no expectation gives arguments, the judge checks that each call's argument
   values are supported by the conversation (the question, the retrieved contexts and the results of
-  the calls before it): ``judge.verify`` of every value as a claim; a call is correct when all its
+  the calls before it): a ``Verify`` request of every value as a claim; a call is correct when all its
   values are supported, and the score is correct calls / calls with values to check (DeepEval's
   ArgumentCorrectness counts correct calls the same way). The artifact's ``mode`` says which.
 - ``task_completion``: the share of the claims of ``expected_outcome`` that the final answer states,
-  decided by the judge's answer-vs-reference agreement (``agree`` when the judge has it, else
-  ``verify`` with the answer as the only source: the same decision as answer correctness). An answer
+  decided by the judge's answer-vs-reference agreement (an ``Agree`` request: the same decision as
+  answer correctness; the artifact's ``decision`` says whether the judge agreed or verified). An answer
   that declines scores 0, unless the expected outcome is itself a refusal (then 1).
 
 Unscored, with the reason: no tool calls recorded / no expected_tools (tool and argument
@@ -31,13 +31,12 @@ from typing import Any, Sequence
 
 from ..data.schema import Sample
 from ..data.tools import ToolCall
-from ..errors import ConfigError
-from ..judges.base import Judge
-from ..judges.types import unscored_of
+from ..judges.requests import Agree, Claims, Refusal, Request, Verify
 from ..scores.agent import argument_match, best_argument_matches, lcs_pairs, match_names, tool_correctness
 from ..scores.claims import supported_fraction
 from ._judging import languages
 from .column import ScoreColumn
+from .plan import Plan, together
 from .registry import MetricDef
 from .spec import MetricSpec
 
@@ -124,13 +123,13 @@ def _by_expectation(s: Sample) -> tuple[float, dict[str, Any]]:
     return sum(score for _, score in found) / len(found), {"mode": "expected", "calls": rows}
 
 
-def _argument_correctness(samples: Sequence[Sample], langs: Sequence[str | None], judge: Judge) -> ScoreColumn:
+def _argument_correctness(samples: Sequence[Sample], langs: Sequence[str | None], names: tuple[str, ...]) -> Plan[ScoreColumn]:
     n = len(samples)
     values: list[float | None] = [None] * n
     reasons: list[str | None] = [None] * n
     arts: list[dict[str, Any] | None] = [None] * n
     to_judge: list[tuple[int, int, list[str]]] = []  # (sample, call, values)
-    items = []
+    items: list[Request] = []
     for i, s in enumerate(samples):
         if s.tool_calls is None:
             reasons[i] = "no tool calls recorded"
@@ -150,14 +149,15 @@ def _argument_correctness(samples: Sequence[Sample], langs: Sequence[str | None]
             if not sources:
                 continue
             to_judge.append((i, j, leaves))
-            items.append(([_Value(x) for x in leaves], sources, langs[i]))
+            items.append(Verify(claims=[_Value(x) for x in leaves], sources=sources, lang=langs[i], sample=s.id,
+                                metrics=names))
         if not any(t[0] == i for t in to_judge):
             reasons[i] = ("no question or earlier results to check the arguments against"
                           if any(_leaves(dict(c.arguments)) for c in s.tool_calls) else "no argument values to check")
-    verdicts = judge.verify(items) if items else []
+    verdicts = yield items
     per_sample: dict[int, list[dict[str, Any]]] = {}
-    for (i, j, _leaves_), v in zip(to_judge, verdicts):
-        failed = unscored_of(v)
+    for (i, j, _leaves_), reply in zip(to_judge, verdicts):
+        failed, v = reply.unscored, reply.value
         if failed:
             reasons[i], arts[i] = failed.reason, failed.artifact()
             per_sample.pop(i, None)
@@ -171,7 +171,7 @@ def _argument_correctness(samples: Sequence[Sample], langs: Sequence[str | None]
     for i, rows in per_sample.items():
         values[i] = supported_fraction([r["supported"] for r in rows])
         arts[i] = {"mode": "judge", "calls": rows}
-    return ScoreColumn(values, reasons, arts, judge.provenance().to_dict())
+    return ScoreColumn(values, reasons, arts)
 
 
 def _result_text(call: ToolCall) -> str:
@@ -180,7 +180,7 @@ def _result_text(call: ToolCall) -> str:
     return call.result if isinstance(call.result, str) else json.dumps(call.result, ensure_ascii=False)
 
 
-def _task_completion(samples: Sequence[Sample], langs: Sequence[str | None], judge: Judge) -> ScoreColumn:
+def _task_completion(samples: Sequence[Sample], langs: Sequence[str | None], names: tuple[str, ...]) -> Plan[ScoreColumn]:
     n = len(samples)
     values: list[float | None] = [None] * n
     reasons: list[str | None] = [None] * n
@@ -194,50 +194,49 @@ def _task_completion(samples: Sequence[Sample], langs: Sequence[str | None], jud
     ans = [samples[i].answer or "" for i in todo]
     out = [samples[i].expected_outcome or "" for i in todo]
     lg = [langs[i] for i in todo]
-    ans_refuse, out_refuse = judge.refusals(ans, lg), judge.refusals(out, lg)
-    units = getattr(judge, "facts", None) or judge.claims  # as answer correctness does (metrics/answer.py)
-    out_claims = units(out, lg)
+    ids = [samples[i].id for i in todo]
+    declined = yield ([Refusal(text=t, lang=x, sample=d, metrics=names) for t, x, d in zip(ans, lg, ids)]
+                      + [Refusal(text=t, lang=x, sample=d, metrics=names) for t, x, d in zip(out, lg, ids)])
+    ans_refuse = [bool(r.value) for r in declined[:len(todo)]]
+    out_refuse = [bool(r.value) for r in declined[len(todo):]]
+    asked = [k for k in range(len(todo)) if not ans_refuse[k] and not out_refuse[k]]
+    # the outcome's facts, as answer correctness counts them (metrics/answer.py)
+    out_claims = dict(zip(asked, (yield [Claims(text=out[k], lang=lg[k], unit="facts", sample=ids[k], metrics=names)
+                                         for k in asked])))
     pairs = []
     for k, i in enumerate(todo):
         if ans_refuse[k] or out_refuse[k]:
             values[i] = 1.0 if ans_refuse[k] and out_refuse[k] else 0.0
             arts[i] = {"refusal": bool(ans_refuse[k]), "outcome_refusal": bool(out_refuse[k])}
-        elif unscored_of(out_claims[k]):
-            failed = unscored_of(out_claims[k])
-            reasons[i], arts[i] = failed.reason, failed.artifact()  # type: ignore[union-attr]
-        elif not out_claims[k]:
+        elif (failed := out_claims[k].unscored) is not None:
+            reasons[i], arts[i] = failed.reason, failed.artifact()
+        elif not out_claims[k].value:
             reasons[i] = "no claims in the expected_outcome"
         else:
             pairs.append(k)
-    agree = getattr(judge, "agree", None)
-    if agree is not None:
-        verdicts = agree([(out_claims[k], ans[k], samples[todo[k]].question or "", lg[k]) for k in pairs])
-    else:
-        verdicts = judge.verify([(out_claims[k], [ans[k]], lg[k]) for k in pairs])
-    for k, v in zip(pairs, verdicts):
+    verdicts = yield [Agree(claims=out_claims[k].value, other=ans[k], question=samples[todo[k]].question or "",
+                            lang=lg[k], sample=ids[k], metrics=names) for k in pairs]
+    for k, reply in zip(pairs, verdicts):
         i = todo[k]
-        failed = unscored_of(v)
-        if failed:
-            reasons[i], arts[i] = failed.reason, failed.artifact()
+        if reply.unscored:
+            reasons[i], arts[i] = reply.unscored.reason, reply.unscored.artifact()
             continue
+        v = reply.value
         values[i] = supported_fraction([x.supported for x in v])
-        arts[i] = {"outcome_claims": [x.to_dict() for x in v], "decision": "agree" if agree is not None else "verify",
+        arts[i] = {"outcome_claims": [x.to_dict() for x in v], "decision": reply.via,
                    "missing": [x.claim for x in v if not x.supported]}
-    return ScoreColumn(values, reasons, arts, judge.provenance().to_dict())
+    return ScoreColumn(values, reasons, arts)
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge | None = None) -> dict[str, ScoreColumn]:
-    out: dict[str, ScoreColumn] = {}
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Plan[dict[str, ScoreColumn]]:
+    """``tool_correctness`` needs no judge; the other two ask it (a run without a judge fails when they do)."""
     langs = languages(samples) if any(s.judge for s in specs) else []
+    plans: list[Plan[ScoreColumn]] = []
     for spec in specs:
-        if spec.base == "tool_correctness":
-            out[spec.name] = _tool_correctness(samples)
-            continue
-        if judge is None:
-            raise ConfigError(f"metric {spec.name!r} needs a judge: pass judge=... (e.g. the offline judge, "
-                              "ragauge.judges.base.get_judge('offline')), or ask only for tool_correctness")
         if spec.base == "argument_correctness":
-            out[spec.name] = _argument_correctness(samples, langs, judge)
-        else:
-            out[spec.name] = _task_completion(samples, langs, judge)
-    return out
+            plans.append(_argument_correctness(samples, langs, (spec.name,)))
+        elif spec.base == "task_completion":
+            plans.append(_task_completion(samples, langs, (spec.name,)))
+    judged = iter((yield from together(plans)))
+    return {spec.name: _tool_correctness(samples) if spec.base == "tool_correctness" else next(judged)
+            for spec in specs}

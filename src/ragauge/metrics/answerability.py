@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..data.schema import Sample
-from ..judges.base import Judge
-from ..judges.offline.answerability import answerability
+from ..judges.requests import Answerability
 from ._judging import languages
 from .column import ScoreColumn
+from .plan import Plan
 from .registry import MetricDef
 from .spec import MetricSpec
 
@@ -25,21 +25,19 @@ DEFINITIONS = [
 ]
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Plan[dict[str, ScoreColumn]]:
     langs = languages(samples)
+    names = tuple(s.name for s in specs)
     todo = [i for i, s in enumerate(samples) if s.contexts]
-    method = getattr(judge, "answerability", None)
-    questions = [samples[i].question or "" for i in todo]
-    contexts = [list(samples[i].context_texts) for i in todo]
-    if callable(method):
-        results = method(questions, contexts, [langs[i] for i in todo])
-    else:
-        results = [answerability(q, c, langs[i]) for q, c, i in zip(questions, contexts, todo)]
+    results = yield [Answerability(question=samples[i].question or "", contexts=list(samples[i].context_texts),
+                                   lang=langs[i], sample=samples[i].id, metrics=names) for i in todo]
     n = len(samples)
     vals: list[float | None] = [None] * n
     reasons: list[str | None] = ["no contexts"] * n
     arts: list[dict[str, Any] | None] = [None] * n
     for i, r in zip(todo, results):
-        vals[i], reasons[i], arts[i] = float(r.score), None, r.to_dict()
-    prov = judge.provenance().to_dict() if judge is not None and hasattr(judge, "provenance") else None
-    return {spec.name: ScoreColumn(vals, reasons, arts, prov) for spec in specs}
+        if r.unscored is not None:
+            reasons[i], arts[i] = r.unscored.reason, r.unscored.artifact()
+        else:
+            vals[i], reasons[i], arts[i] = float(r.value.score), None, r.value.to_dict()
+    return {spec.name: ScoreColumn(vals, reasons, arts) for spec in specs}

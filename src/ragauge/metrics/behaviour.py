@@ -13,10 +13,10 @@ expected                      accepted behaviours of the answer
 ============================  ==================================================================
 
 Per sample: 1 when the answer's behaviour is accepted, else 0; unscored without ``expected_behaviour`` or
-without an answer. What the answer did comes from the judge, through its public methods: ``behaviours``
-when the judge has it (one of ``answer``/``not_found``/``clarify`` per text), else ``refusals`` (declined or
-not; the offline judge's rules in :mod:`ragauge.judges.offline.claims`, which also count an opener such as
-"Уточните, пожалуйста, ..." as declining), and a declined answer that asks a question is ``clarify``.
+without an answer. What the answer did comes from the judge, as a ``Behaviour`` request (one of
+``answer``/``not_found``/``clarify`` per text; a judge without its own rules derives it from whether the
+text declines -- the offline judge's rules in :mod:`ragauge.judges.offline.claims` also count an opener such
+as "Уточните, пожалуйста, ..." as declining -- and a declined answer that asks a question is ``clarify``).
 Artifact: ``{expected, did, accepted}``.
 
     >>> accepted_behaviours("refuse")
@@ -32,7 +32,9 @@ from typing import Any, Sequence
 from ..data.schema import Sample
 from ..errors import InputError
 from ._judging import languages
+from ..judges.requests import Behaviour
 from .column import ScoreColumn
+from .plan import Plan
 from .registry import MetricDef
 from .spec import MetricSpec
 
@@ -80,17 +82,9 @@ def _expected(sample: Sample) -> str | None:
     return key
 
 
-def _what_it_did(judge: Any, texts: list[str], langs: list[str | None]) -> list[str]:
-    behaviours = getattr(judge, "behaviours", None)
-    if callable(behaviours):
-        return [str(b) for b in behaviours(texts, langs)]
-    declined = judge.refusals(texts, langs)
-    # a declined answer says nothing checkable; if it asks the user something, it asks to clarify
-    return [("clarify" if "?" in t else "not_found") if d else "answer" for t, d in zip(texts, declined)]
-
-
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Any) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Plan[dict[str, ScoreColumn]]:
     n = len(samples)
+    names = tuple(s.name for s in specs)
     vals: list[float | None] = [None] * n
     reasons: list[str | None] = [None] * n
     arts: list[dict[str, Any] | None] = [None] * n
@@ -103,17 +97,16 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: An
             reasons[i] = "no answer"
         else:
             todo.append((i, expected))
-    if todo:
-        if judge is None or not callable(getattr(judge, "refusals", None)):
-            raise InputError("behaviour_match needs a judge that tells declined answers (refusals)",
-                             hint="pip install 'ragauge[offline]' or pass --judge offline")
-        langs = languages(samples)
-        did = _what_it_did(judge, [samples[i].answer or "" for i, _ in todo], [langs[i] for i, _ in todo])
-        for (i, expected), behaviour in zip(todo, did):
-            vals[i] = behaviour_score(expected, behaviour)
-            arts[i] = {"expected": expected, "did": behaviour, "accepted": list(accepted_behaviours(expected))}
-    prov = judge.provenance().to_dict() if judge is not None and hasattr(judge, "provenance") else None
-    return {spec.name: ScoreColumn(vals, reasons, arts, prov) for spec in specs}
+    langs = languages(samples)
+    did = yield [Behaviour(text=samples[i].answer or "", lang=langs[i], sample=samples[i].id, metrics=names)
+                 for i, _ in todo]
+    for (i, expected), reply in zip(todo, did):
+        if reply.unscored is not None:
+            reasons[i], arts[i] = reply.unscored.reason, reply.unscored.artifact()
+            continue
+        vals[i] = behaviour_score(expected, str(reply.value))
+        arts[i] = {"expected": expected, "did": reply.value, "accepted": list(accepted_behaviours(expected))}
+    return {spec.name: ScoreColumn(vals, reasons, arts) for spec in specs}
 
 
 __all__ = ["ACCEPTED", "ALIASES", "accepted_behaviours", "behaviour_score", "compute"]

@@ -21,7 +21,6 @@ from typing import Any, Sequence
 
 from ..data.schema import Sample
 from ..errors import InputError
-from ..judges.base import Judge
 from .column import ScoreColumn
 from .registry import MetricDef
 from .spec import MetricSpec
@@ -56,7 +55,7 @@ def cited_ids(sample: Sample) -> list[str] | None:
     return out
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge | None = None) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> dict[str, ScoreColumn]:
     n = len(samples)
     has: list[float | None] = [None] * n
     grounded: list[float | None] = [None] * n

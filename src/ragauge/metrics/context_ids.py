@@ -22,7 +22,6 @@ from typing import Sequence
 import numpy as np
 
 from ..data.schema import Sample
-from ..judges.base import Judge
 from ..scores.context import context_precision_recall_f1
 from ..scores.ragchecker import context_precision_share
 from .column import ScoreColumn
@@ -45,7 +44,7 @@ DEFINITIONS = [
 ]
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge | None = None) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> dict[str, ScoreColumn]:
     n = len(samples)
     prec, rec, f1, share = np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n)
     reasons = [unscored_reason(s) if s.context_ids is not None else "no context ids and no retrieved_ids"

@@ -17,12 +17,13 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..data.schema import Sample
-from ..judges.base import Judge
-from ..judges.types import Unscored, unscored_of
+from ..judges.requests import Claims, Refusal, Reply, Request, Verify
+from ..judges.types import Unscored
 from ..scores.claims import supported_fraction
 from ..scores.context import f1, rank_weighted_precision
 from ._judging import languages
 from .column import ScoreColumn
+from .plan import Plan
 from .registry import MetricDef
 from .spec import MetricSpec
 
@@ -38,8 +39,9 @@ DEFINITIONS = [
 ]
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Plan[dict[str, ScoreColumn]]:
     n = len(samples)
+    names = tuple(s.name for s in specs)
     langs = languages(samples)
     # The claims each sample is judged by: the reference's, else the answer's (precision only).
     basis: list[str | None] = []
@@ -51,14 +53,22 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Ju
         else:
             basis.append(None)
     texts = [(s.reference if b == "reference" else s.answer) or "" for s, b in zip(samples, basis)]
-    refusals = judge.refusals(texts, langs)
-    claims = judge.claims(texts, langs)
+    judged = [i for i, s in enumerate(samples) if s.contexts and basis[i] is not None]
+    declined = yield [Refusal(text=texts[i], lang=langs[i], sample=samples[i].id, metrics=names) for i in judged]
+    refusals = [False] * n
+    for i, r in zip(judged, declined):
+        refusals[i] = bool(r.value)
+    asked = [i for i in judged if not refusals[i]]
+    claims: list[Reply] = [Reply([])] * n
+    for i, reply in zip(asked, (yield [Claims(text=texts[i], lang=langs[i], sample=samples[i].id, metrics=names)
+                                       for i in asked])):
+        claims[i] = reply
     prec: list[float | None] = [None] * n
     rec: list[float | None] = [None] * n
     prec_r: list[str | None] = [None] * n
     rec_r: list[str | None] = [None] * n
     arts: list[dict[str, Any] | None] = [None] * n
-    items: list[tuple[Sequence[Any], Sequence[str], str | None]] = []
+    items: list[Request] = []
     owners: list[tuple[int, int]] = []  # (sample, context index or -1 for all of them)
     for i, s in enumerate(samples):
         if not s.contexts:
@@ -69,29 +79,31 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Ju
         if basis[i] is None:
             prec_r[i] = "no reference and no answer"
             continue
-        failed = unscored_of(claims[i])
+        failed = claims[i].unscored
         if failed:
             prec_r[i] = failed.reason
             rec_r[i] = rec_r[i] or failed.reason
             arts[i] = failed.artifact()
             continue
-        if refusals[i] or not claims[i]:
+        found = claims[i].value
+        if refusals[i] or not found:
             why = f"the {basis[i]} has no claims" + (" (it declines to answer)" if refusals[i] else "")
             prec_r[i] = why
             if rec_r[i] is None:
                 rec_r[i] = why
             continue
-        items.append((claims[i], s.context_texts, langs[i]))  # recall: all contexts together
+        items.append(Verify(claims=found, sources=s.context_texts, lang=langs[i], sample=s.id,
+                            metrics=names))  # recall: all contexts together
         owners.append((i, -1))
         for c, text in enumerate(s.context_texts):  # precision: each context alone
-            items.append((claims[i], [text], langs[i]))
+            items.append(Verify(claims=found, sources=[text], lang=langs[i], sample=s.id, metrics=names))
             owners.append((i, c))
-    verdicts = judge.verify(items)
+    verdicts = yield items
     useful: dict[int, list[bool]] = {}
     together: dict[int, set[int]] = {}
     failed_items: dict[int, Unscored] = {}
-    for (i, c), v in zip(owners, verdicts):
-        marker = unscored_of(v)
+    for (i, c), got in zip(owners, verdicts):
+        marker, v = got.unscored, got.value
         if marker is not None:
             failed_items.setdefault(i, marker)
             continue
@@ -114,15 +126,14 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Ju
         flags = [f or c in together.get(i, ()) for c, f in enumerate(flags)]
         prec[i] = rank_weighted_precision(flags)
         arts[i] = {**(arts[i] or {"basis": basis[i]}), "useful_contexts": flags}
-    prov = judge.provenance().to_dict()
     out = {}
     for spec in specs:
         if spec.base == "context_precision":
-            out[spec.name] = ScoreColumn(prec, prec_r, arts, prov)
+            out[spec.name] = ScoreColumn(prec, prec_r, arts)
         elif spec.base == "context_recall":
-            out[spec.name] = ScoreColumn(rec, rec_r, [None] * n, prov)
+            out[spec.name] = ScoreColumn(rec, rec_r, [None] * n)
         else:
             vals = [None if p is None or r is None else f1(p, r) for p, r in zip(prec, rec)]
             rs = [None if v is not None else (prec_r[i] or rec_r[i] or "unscored") for i, v in enumerate(vals)]
-            out[spec.name] = ScoreColumn(vals, rs, [None] * n, prov)
+            out[spec.name] = ScoreColumn(vals, rs, [None] * n)
     return out

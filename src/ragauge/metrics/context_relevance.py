@@ -1,7 +1,7 @@
 """Context relevance (TruLens' RAG triad): is each retrieved chunk about the question?
 
 No reference and no relevance labels: each chunk is graded against the question alone with
-``judge.relevance(questions, texts)`` (the offline judge's calibrated P(the text addresses the
+a ``Relevance`` request per chunk (the offline judge's calibrated P(the text addresses the
 question), the one the guard grades chunks with; an LLM judge's own relevance). The value is the mean
 over the chunks the generator saw; the artifact lists each chunk's score (``chunks``: index, id, score).
 
@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..data.schema import Sample
-from ..judges.base import Judge
-from ..judges.types import unscored_of
+from ..judges.requests import Relevance, Reply
 from .column import ScoreColumn
+from .plan import Plan
 from .registry import MetricDef
 from .spec import MetricSpec
 
@@ -27,7 +27,8 @@ DEFINITIONS = [
 ]
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Plan[dict[str, ScoreColumn]]:
+    names = tuple(s.name for s in specs)
     n = len(samples)
     reasons: list[str | None] = [None] * n
     for i, s in enumerate(samples):
@@ -36,19 +37,20 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Ju
         elif not s.contexts:
             reasons[i] = "no contexts"
     owners = [(i, c) for i in range(n) if reasons[i] is None for c in range(len(samples[i].contexts))]
-    scores = judge.relevance([samples[i].question or "" for i, _ in owners], [samples[i].contexts[c].text for i, c in owners])
-    per: dict[int, list[Any]] = {}  # a relevance, or the judge's Unscored marker
+    scores = yield [Relevance(question=samples[i].question or "", text=samples[i].contexts[c].text,
+                              sample=samples[i].id, metrics=names) for i, c in owners]
+    per: dict[int, list[Reply]] = {}
     for (i, c), v in zip(owners, scores):
         per.setdefault(i, []).append(v)
     values: list[float | None] = [None] * n
     arts: list[dict[str, Any] | None] = [None] * n
     for i, got in per.items():
-        failed = next((unscored_of(v) for v in got if unscored_of(v)), None)
+        failed = next((v.unscored for v in got if v.unscored), None)
         if failed:
             reasons[i], arts[i] = failed.reason, failed.artifact()
             continue
-        values[i] = sum(float(v) for v in got) / len(got)
-        arts[i] = {"chunks": [{"index": c, "id": samples[i].contexts[c].id, "score": round(float(v), 4)}
-                              for c, v in enumerate(got)]}
-    prov = judge.provenance().to_dict()
-    return {spec.name: ScoreColumn(values, reasons, arts, prov) for spec in specs}
+        chunk = [float(v.value["score"]) for v in got]
+        values[i] = sum(chunk) / len(chunk)
+        arts[i] = {"chunks": [{"index": c, "id": samples[i].contexts[c].id, "score": round(v, 4)}
+                              for c, v in enumerate(chunk)]}
+    return {spec.name: ScoreColumn(values, reasons, arts) for spec in specs}

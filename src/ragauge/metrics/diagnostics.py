@@ -1,13 +1,11 @@
 """RAGChecker's claim-level diagnostics: where a wrong answer comes from (retriever, noise, the model).
 
 Formulas: :mod:`ragauge.scores.ragchecker`. This module only asks the judge for the entailment
-matrices, with the door's methods and the same claims every judge metric uses (``judge.claims`` of the
-answer and of the reference, extracted once per text):
+matrices, with the same claims every judge metric uses (``Claims`` of the answer and of the reference):
 
-- answer claims vs the reference, and reference claims vs the answer: ``judge.agree`` when the judge
-  has it (the decision answer correctness uses for two answers to one question), else ``judge.verify``
-  with the other text as the only source;
-- answer claims and reference claims vs each retrieved chunk alone: ``judge.verify`` (a fact that needs
+- answer claims vs the reference, and reference claims vs the answer: ``Agree`` (the decision answer
+  correctness uses for two answers to one question; a judge without it verifies against the other text);
+- answer claims and reference claims vs each retrieved chunk alone: ``Verify`` (a fact that needs
   two chunks together is in neither, as in RAGChecker).
 
 A chunk is *relevant* by ``relevant_ids`` (grade >= 1) when the sample has them and every context has
@@ -25,11 +23,11 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..data.schema import Sample
-from ..judges.base import Judge
-from ..judges.types import unscored_of
+from ..judges.requests import Agree, Claims, Refusal, Reply, Request, Verify
 from ..scores.ragchecker import diagnostics, relevant_chunks
 from ._judging import languages
 from .column import ScoreColumn
+from .plan import Plan
 from .registry import MetricDef
 from .spec import MetricSpec
 
@@ -69,7 +67,8 @@ def _entailing(matrix: list[list[bool]], n: int) -> list[list[int]]:
     return [[c for c, row in enumerate(matrix) if row[j]] for j in range(n)]
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Plan[dict[str, ScoreColumn]]:
+    names = tuple(s.name for s in specs)
     n = len(samples)
     langs = languages(samples)
     base: list[str | None] = [None] * n  # reason for every metric
@@ -82,10 +81,19 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Ju
     ans = [samples[i].answer or "" for i in todo]
     ref = [samples[i].reference or "" for i in todo]
     lg = [langs[i] for i in todo]
-    ans_refuse = judge.refusals(ans, lg)
-    ref_refuse = judge.refusals(ref, lg)
-    ans_claims = judge.claims(ans, lg)
-    ref_claims = judge.claims(ref, lg)
+    ids = [samples[i].id for i in todo]
+    declined = yield ([Refusal(text=t, lang=x, sample=d, metrics=names) for t, x, d in zip(ans, lg, ids)]
+                      + [Refusal(text=t, lang=x, sample=d, metrics=names) for t, x, d in zip(ref, lg, ids)])
+    ans_refuse = [bool(r.value) for r in declined[:len(todo)]]
+    ref_refuse = [bool(r.value) for r in declined[len(todo):]]
+    asked = [j for j in range(len(todo)) if not ref_refuse[j]]
+    found = yield ([Claims(text=ans[j], lang=lg[j], sample=ids[j], metrics=names) for j in asked]
+                   + [Claims(text=ref[j], lang=lg[j], sample=ids[j], metrics=names) for j in asked])
+    no_claims: Reply = Reply([])
+    ans_claims = [no_claims] * len(todo)
+    ref_claims = [no_claims] * len(todo)
+    for m, j in enumerate(asked):
+        ans_claims[j], ref_claims[j] = found[m], found[len(asked) + m]
     values: dict[str, list[float | None]] = {}
     reasons: dict[str, list[str | None]] = {}
     for spec in specs:
@@ -100,53 +108,53 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Ju
 
     ready = []
     for j, i in enumerate(todo):
-        failed = unscored_of(ans_claims[j]) or unscored_of(ref_claims[j])
+        failed = ans_claims[j].unscored or ref_claims[j].unscored
         if ref_refuse[j]:
             unscore(i, "the reference declines to answer")
         elif failed:
             unscore(i, failed.reason)
             arts[i] = failed.artifact()
-        elif not ref_claims[j]:
+        elif not ref_claims[j].value:
             unscore(i, "no claims in the reference")
-        elif ans_refuse[j] or not ans_claims[j]:
+        elif ans_refuse[j] or not ans_claims[j].value:
             unscore(i, "no claims in the answer" + (" (it declines to answer)" if ans_refuse[j] else ""))
             if ans_refuse[j] and "claim_recall" in values:  # declining states none of the reference's claims
                 values["claim_recall"][i], reasons["claim_recall"][i] = 0.0, None
         else:
             ready.append(j)
-    agree = getattr(judge, "agree", None)
-    if agree is not None:
-        qs = [samples[todo[j]].question for j in ready]
-        pair_v = agree([(ans_claims[j], ref[j], q, lg[j]) for j, q in zip(ready, qs)]
-                       + [(ref_claims[j], ans[j], q, lg[j]) for j, q in zip(ready, qs)])
-    else:
-        pair_v = judge.verify([(ans_claims[j], [ref[j]], lg[j]) for j in ready]
-                              + [(ref_claims[j], [ans[j]], lg[j]) for j in ready])
-    items, owners = [], []
+    # answer vs reference both ways (the decision answer correctness uses), and both claim lists vs each chunk
+    qs = [samples[todo[j]].question or "" for j in ready]
+    items: list[Request] = [Agree(claims=ans_claims[j].value, other=ref[j], question=q, lang=lg[j], sample=ids[j],
+                                  metrics=names) for j, q in zip(ready, qs)]
+    items += [Agree(claims=ref_claims[j].value, other=ans[j], question=q, lang=lg[j], sample=ids[j], metrics=names)
+              for j, q in zip(ready, qs)]
+    owners = []
     for m, j in enumerate(ready):
         chunks = samples[todo[j]].context_texts
         for c, text in enumerate(chunks):
-            items.append((ans_claims[j], [text], lg[j]))
+            items.append(Verify(claims=ans_claims[j].value, sources=[text], lang=lg[j], sample=ids[j], metrics=names))
             owners.append((m, "a", c))
-            items.append((ref_claims[j], [text], lg[j]))
+            items.append(Verify(claims=ref_claims[j].value, sources=[text], lang=lg[j], sample=ids[j], metrics=names))
             owners.append((m, "g", c))
-    chunk_v = judge.verify(items)
+    replies = yield items
+    pair_v, chunk_v = replies[:2 * len(ready)], replies[2 * len(ready):]
     per: dict[int, dict[str, dict[int, Any]]] = {}
     for (m, kind, c), v in zip(owners, chunk_v):
         per.setdefault(m, {"a": {}, "g": {}})[kind][c] = v
     for m, j in enumerate(ready):
         i = todo[j]
-        a_v, g_v = pair_v[m], pair_v[len(ready) + m]
+        a_r, g_r = pair_v[m], pair_v[len(ready) + m]
         rows = per.get(m, {"a": {}, "g": {}})
-        failed = unscored_of(a_v) or unscored_of(g_v) or next(
-            (unscored_of(v) for d in rows.values() for v in d.values() if unscored_of(v)), None)
+        failed = a_r.unscored or g_r.unscored or next(
+            (v.unscored for d in rows.values() for v in d.values() if v.unscored), None)
         if failed:
             unscore(i, failed.reason)
             arts[i] = failed.artifact()
             continue
         n_ctx = len(samples[i].contexts)
-        a_mat = [[x.supported for x in rows["a"][c]] for c in range(n_ctx)]
-        g_mat = [[x.supported for x in rows["g"][c]] for c in range(n_ctx)]
+        a_v, g_v = a_r.value, g_r.value
+        a_mat = [[x.supported for x in rows["a"][c].value] for c in range(n_ctx)]
+        g_mat = [[x.supported for x in rows["g"][c].value] for c in range(n_ctx)]
         by_ids = _relevant_by_ids(samples[i])
         relevant = by_ids if by_ids is not None else relevant_chunks(g_mat)
         got = diagnostics(correct=[x.supported for x in a_v], ref_in_answer=[x.supported for x in g_v],
@@ -164,7 +172,6 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Ju
             "reference_claims": [{"text": x.claim, "in_answer": x.supported, "chunks": g_in[k]} for k, x in enumerate(g_v)],
             "relevant_chunks": relevant,
             "relevance": "relevant_ids" if by_ids is not None else "reference claims",
-            "decision": "agree" if agree is not None else "verify",
+            "decision": a_r.via,
         }
-    prov = judge.provenance().to_dict()
-    return {spec.name: ScoreColumn(values[spec.base], reasons[spec.base], list(arts), prov) for spec in specs}
+    return {spec.name: ScoreColumn(values[spec.base], reasons[spec.base], list(arts)) for spec in specs}

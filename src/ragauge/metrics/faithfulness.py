@@ -1,7 +1,7 @@
 """Faithfulness: the share of the answer's claims that the contexts support.
 
-Pipeline (visible, per STYLE §2): ``judge.claims(answer)`` -> ``judge.verify(claims, contexts)`` ->
-:func:`ragauge.scores.claims.supported_fraction`. The per-sample artifact lists every claim with its
+Plan (visible, per STYLE §2; requests in :mod:`ragauge.judges.requests`): ``Refusal(answer)`` ->
+``Claims(answer)`` -> ``Verify(claims, contexts)`` -> :func:`ragauge.scores.claims.supported_fraction`. The per-sample artifact lists every claim with its
 verdict, P(supported), evidence span (context index + character offsets) and reason.
 
 ``hallucination_rate`` is the share of answers flagged ``hallucinated``: faithfulness below
@@ -16,11 +16,11 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..data.schema import Sample
-from ..judges.base import Judge
-from ..judges.types import unscored_of
+from ..judges.requests import Claims, Refusal, Verify
 from ..scores.claims import supported_fraction
 from ._judging import claims_artifact, languages
 from .column import ScoreColumn
+from .plan import Plan
 from .registry import MetricDef
 from .spec import MetricSpec
 
@@ -49,41 +49,47 @@ def _reason(sample: Sample, refusal: bool) -> str | None:
     return None
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Plan[dict[str, ScoreColumn]]:
+    names = tuple(s.name for s in specs)
     langs = languages(samples)
     answers = [s.answer or "" for s in samples]
-    refusals = judge.refusals(answers, langs)
-    reasons = [_reason(s, r) for s, r in zip(samples, refusals)]
+    refusals = yield [Refusal(text=a, lang=lg, sample=s.id, metrics=names)
+                      for a, lg, s in zip(answers, langs, samples)]
+    reasons = [_reason(s, bool(r.value)) for s, r in zip(samples, refusals)]
     todo = [i for i, r in enumerate(reasons) if r is None]
-    claims = judge.claims([answers[i] for i in todo], [langs[i] for i in todo])
-    verdicts = judge.verify([(c, samples[i].context_texts, langs[i]) for i, c in zip(todo, claims)])
+    claims = yield [Claims(text=answers[i], lang=langs[i], sample=samples[i].id, metrics=names) for i in todo]
+    asked = [(i, c) for i, c in zip(todo, claims) if c.unscored is None and c.value]
+    verdicts = yield [Verify(claims=c.value, sources=samples[i].context_texts, lang=langs[i], sample=samples[i].id,
+                             metrics=names) for i, c in asked]
+    got = {i: v for (i, _), v in zip(asked, verdicts)}
     faith: list[float | None] = [None] * len(samples)
     soft: list[float | None] = [None] * len(samples)
     arts: list[dict[str, Any] | None] = [None] * len(samples)
-    for i, c, v in zip(todo, claims, verdicts):
-        failed = unscored_of(c) or unscored_of(v)
+    for i, c in zip(todo, claims):
+        v = got.get(i)
+        failed = c.unscored or (v.unscored if v is not None else None)
         if failed:  # the judge could not judge this one: say so, keep its raw reply
             reasons[i], arts[i] = failed.reason, failed.artifact()
             continue
-        value = supported_fraction([x.supported for x in v])
-        if value is None:
+        found = v.value if v is not None else []
+        value = supported_fraction([x.supported for x in found or []])
+        if value is None or not found:
             reasons[i] = "no claims to check"
             continue
         faith[i] = value
-        soft[i] = sum(min(1.0, max(0.0, float(x.probability))) for x in v) / len(v)
-        arts[i] = claims_artifact(v, hallucinated=value < HALLUCINATED_BELOW)
+        soft[i] = sum(min(1.0, max(0.0, float(x.probability))) for x in found) / len(found)
+        arts[i] = claims_artifact(found, hallucinated=value < HALLUCINATED_BELOW)
     for i, r in enumerate(refusals):
         reason = reasons[i]
-        if r and reason and reason.startswith("refusal"):
+        if r.value and reason and reason.startswith("refusal"):
             arts[i] = {"refusal": True}
-    prov = judge.provenance().to_dict()
     out = {}
     for spec in specs:
         if spec.base == "faithfulness":
-            out[spec.name] = ScoreColumn(faith, reasons, arts, prov)
+            out[spec.name] = ScoreColumn(faith, reasons, arts)
         elif spec.base == "faithfulness_soft":
-            out[spec.name] = ScoreColumn(soft, list(reasons), [None] * len(samples), prov)
+            out[spec.name] = ScoreColumn(soft, list(reasons), [None] * len(samples))
         else:
             flags = [None if f is None else float(f < HALLUCINATED_BELOW) for f in faith]
-            out[spec.name] = ScoreColumn(flags, reasons, [None] * len(samples), prov)
+            out[spec.name] = ScoreColumn(flags, reasons, [None] * len(samples))
     return out

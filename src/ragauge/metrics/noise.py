@@ -23,10 +23,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..data.schema import Sample
-from ..judges.base import Judge
 from ._judging import languages
 from .answer import _correctness
 from .column import ScoreColumn
+from .plan import Plan
 from .registry import MetricDef
 from .spec import MetricSpec
 
@@ -39,7 +39,7 @@ DEFINITIONS = [
 ]
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Plan[dict[str, ScoreColumn]]:
     n = len(samples)
     index = {s.id: i for i, s in enumerate(samples)}
     clean_of: dict[int, int] = {}
@@ -54,7 +54,7 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Ju
             clean_of[i] = index[str(parent)]
     needed = sorted(set(clean_of) | set(clean_of.values()))
     sub = [samples[i] for i in needed]
-    corr = _correctness(sub, languages(sub), judge)
+    corr = yield from _correctness(sub, languages(sub), tuple(s.name for s in specs))
     c_of = {i: (corr.values[k], corr.reasons[k]) for k, i in enumerate(needed)}
     wrong_of = {i: _contradicted(corr.artifacts[k]) for k, i in enumerate(needed)}
     values: list[float | None] = [None] * n
@@ -77,7 +77,7 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Ju
                 art["new_contradicted"] = new_wrong or wrong_of[i]
                 art["reason"] = "the noisy answer states a fact the reference contradicts; the clean one did not"
             arts[i] = art
-    col = ScoreColumn(values, reasons, arts, judge.provenance().to_dict())
+    col = ScoreColumn(values, reasons, arts)
     return {spec.name: col for spec in specs}
 
 

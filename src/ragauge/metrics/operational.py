@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..data.schema import Sample
-from ..judges.base import Judge
 from .column import ScoreColumn
 from .registry import MetricDef
 from .spec import MetricSpec
@@ -31,7 +30,7 @@ DEFINITIONS = [
 ]
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge | None = None) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> dict[str, ScoreColumn]:
     out: dict[str, ScoreColumn] = {}
     for spec in specs:
         field = FIELDS[spec.base]

@@ -16,7 +16,6 @@ import numpy as np
 
 from ..data.schema import Sample
 from ..errors import ConfigError
-from ..judges.base import Judge
 from .column import ScoreColumn
 from .registry import MetricDef
 from .spec import MetricSpec
@@ -92,7 +91,7 @@ def _kernel(spec: MetricSpec, batch: RankingBatch) -> FloatArray:
     raise KeyError(base)  # pragma: no cover - registry and kernel table out of sync
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge | None = None) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> dict[str, ScoreColumn]:
     from ..scores.ranking import build_batch
 
     reasons = [unscored_reason(s) for s in samples]

@@ -2,7 +2,7 @@
 
 Faithfulness says *whether* the answer's claims are in the contexts; it cannot say that an answer is
 true (a claim copied from a wrong or outdated document is faithful), nor that it contradicts itself.
-This family asks the judge (``judge.claims`` and ``judge.verify`` only) a few more questions per claim
+This family asks the judge (``Claims`` and ``Verify`` requests only) a few more questions per claim
 and gives each claim one class, in this order:
 
 ``outdated_source``
@@ -42,11 +42,12 @@ from typing import Any, Mapping, Sequence
 
 from ..data.schema import Sample
 from ..errors import InputError
-from ..judges.base import Judge
-from ..judges.types import CONTRADICTED, SUPPORTED, unscored_of
+from ..judges.requests import Claims, Refusal, Reply, Request, Verify
+from ..judges.types import CONTRADICTED, SUPPORTED
 from ..scores.claims import supported_fraction
 from ._judging import languages
 from .column import ScoreColumn
+from .plan import Plan
 from .registry import MetricDef
 from .spec import MetricSpec
 
@@ -139,18 +140,17 @@ _Verdicts = dict[tuple[int, str, int], Any]
 
 
 class _Batch:
-    """Verify items gathered across samples, answered in one judge call."""
+    """Verify requests gathered across samples, answered in one round."""
 
-    def __init__(self) -> None:
-        self.items: list[tuple[Sequence[Any], Sequence[str], str | None]] = []
+    def __init__(self, samples: Sequence[Sample], names: tuple[str, ...]) -> None:
+        self.samples, self.names = samples, names
+        self.items: list[Request] = []
         self.keys: list[tuple[int, str, int]] = []  # (sample, what, claim index or -1)
 
     def add(self, key: tuple[int, str, int], claims: Sequence[Any], sources: Sequence[str], lang: str | None) -> None:
         self.keys.append(key)
-        self.items.append((claims, sources, lang))
-
-    def run(self, judge: Judge) -> _Verdicts:
-        return dict(zip(self.keys, judge.verify(self.items) if self.items else []))
+        self.items.append(Verify(claims=claims, sources=list(sources), lang=lang, sample=self.samples[key[0]].id,
+                                 metrics=self.names))
 
 
 def _candidate_pairs(claims: Sequence[Any]) -> dict[int, list[int]]:
@@ -160,22 +160,24 @@ def _candidate_pairs(claims: Sequence[Any]) -> dict[int, list[int]]:
             for i in range(len(head))}
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Plan[dict[str, ScoreColumn]]:
     wanted = {s.base for s in specs}
+    names = tuple(s.name for s in specs)
     n = len(samples)
     langs = languages(samples)
     answers = [s.answer or "" for s in samples]
     trusted = [trusted_texts(s) for s in samples]
-    refusals = judge.refusals(answers, langs)
-    base_reason = ["no answer" if not a.strip() else "refusal: the answer declines to answer" if r else None
+    refusals = yield [Refusal(text=a, lang=lg, sample=s.id, metrics=names) for a, lg, s in zip(answers, langs, samples)]
+    base_reason = ["no answer" if not a.strip() else "refusal: the answer declines to answer" if r.value else None
                    for a, r in zip(answers, refusals)]
     todo = [i for i in range(n) if base_reason[i] is None]
-    claims = dict(zip(todo, judge.claims([answers[i] for i in todo], [langs[i] for i in todo])))
-    batch = _Batch()
+    claims = dict(zip(todo, (yield [Claims(text=answers[i], lang=langs[i], sample=samples[i].id, metrics=names)
+                                    for i in todo])))
+    batch = _Batch(samples, names)
     pairs: dict[int, dict[int, list[int]]] = {}
     for i in todo:
-        c = claims[i]
-        if unscored_of(c) or not c:
+        c = claims[i].value
+        if claims[i].unscored or not c:
             continue
         s = samples[i]
         if "hallucination_taxonomy" in wanted and s.contexts:
@@ -193,16 +195,16 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Ju
             for a, later in pairs[i].items():
                 if later:
                     batch.add((i, "pair", a), [c[b] for b in later], [c[a].text], langs[i])
-    got = batch.run(judge)
+    replies = dict(zip(batch.keys, (yield batch.items)))
     out: dict[str, ScoreColumn] = {}
-    prov = judge.provenance().to_dict()
     for spec in specs:
-        out[spec.name] = _column(spec.base, samples, base_reason, claims, trusted, pairs, got, prov)
+        out[spec.name] = _column(spec.base, samples, base_reason, claims, trusted, pairs, replies)
     return out
 
 
-def _column(base: str, samples: Sequence[Sample], base_reason: list[str | None], claims: dict[int, Any],
-            trusted: list[list[str] | None], pairs: dict[int, dict[int, list[int]]], got: _Verdicts, prov: dict[str, Any]) -> ScoreColumn:
+def _column(base: str, samples: Sequence[Sample], base_reason: list[str | None], claims: dict[int, Reply],
+            trusted: list[list[str] | None], pairs: dict[int, dict[int, list[int]]],
+            replies: dict[tuple[int, str, int], Reply]) -> ScoreColumn:
     n = len(samples)
     values: list[float | None] = [None] * n
     reasons: list[str | None] = list(base_reason)
@@ -216,12 +218,13 @@ def _column(base: str, samples: Sequence[Sample], base_reason: list[str | None],
         if base == "factuality" and trusted[i] is None:
             reasons[i] = f"no {TRUSTED} source"
             continue
-        c = claims[i]
-        keys = [k for k in got if k[0] == i]
-        failed = unscored_of(c) or next((unscored_of(got[k]) for k in keys if unscored_of(got[k])), None)
+        keys = [k for k in replies if k[0] == i]
+        failed = claims[i].unscored or next((replies[k].unscored for k in keys if replies[k].unscored), None)
         if failed:
             reasons[i], arts[i] = failed.reason, failed.artifact()
             continue
+        c = claims[i].value
+        got: _Verdicts = {k: replies[k].value for k in keys}
         if not c:
             reasons[i] = "no claims to check"
             continue
@@ -235,7 +238,7 @@ def _column(base: str, samples: Sequence[Sample], base_reason: list[str | None],
             arts[i] = {"claims": [v.to_dict() for v in verdicts]}
         else:
             values[i], arts[i] = _taxonomy(c, found, got, i)
-    return ScoreColumn(values, reasons, arts, prov)
+    return ScoreColumn(values, reasons, arts)
 
 
 def _self_contradictions(claims: Sequence[Any], pairs: Mapping[int, list[int]], got: _Verdicts, i: int) -> list[dict[str, Any]]:

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..data.schema import Sample
-from ..judges.base import Judge
+from ..judges.requests import Toxicity
 from ._judging import languages
 from .column import ScoreColumn
+from .plan import Plan
 from .registry import MetricDef
 from .spec import MetricSpec
 
@@ -25,17 +26,23 @@ DEFINITIONS = [
 ]
 
 
-def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Judge) -> dict[str, ScoreColumn]:
+def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Plan[dict[str, ScoreColumn]]:
     langs = languages(samples)
-    results = judge.toxicity([s.answer or "" for s in samples], langs)
+    names = tuple(s.name for s in specs)
+    replies = yield [Toxicity(text=s.answer or "", lang=lg, sample=s.id, metrics=names) for s, lg in zip(samples, langs)]
     values: list[float | None] = []
     reasons: list[str | None] = []
     arts: list[dict[str, Any] | None] = []
-    for s, r in zip(samples, results):
+    for s, reply in zip(samples, replies):
+        r = reply.value
         if s.answer is None:
             values.append(None)
             reasons.append("no answer")
             arts.append(None)
+        elif reply.unscored is not None:
+            values.append(None)
+            reasons.append(reply.unscored.reason)
+            arts.append(reply.unscored.artifact())
         elif r.probability is None:
             values.append(None)
             reasons.append(r.reason or "not scorable")
@@ -45,5 +52,4 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample], *, judge: Ju
             reasons.append(None)
             arts.append({"probability": round(r.probability, 4), "sentence": r.sentence, "model": r.model,
                          "threshold": r.threshold})
-    prov = judge.provenance().to_dict()
-    return {spec.name: ScoreColumn(values, reasons, arts, prov) for spec in specs}
+    return {spec.name: ScoreColumn(values, reasons, arts) for spec in specs}

@@ -1,7 +1,7 @@
 """The Ray actor that scores blocks: builds its judge once, then reads and scores one block per call.
 
-Scoring a block is exactly the local engine's step (``engine.evaluate._score``: one ``compute`` per metric
-family, the judge's call plan first when it has one) over the block's samples, so a sample's values,
+Scoring a block is exactly the local engine's step (``engine.scoring.score_columns``: the formulas, then
+every judge metric's requests answered round by round) over the block's samples, so a sample's values,
 reasons and artifacts do not depend on which engine or worker scored it (every family scores a sample
 from that sample alone; ``tests/scale/test_equality.py`` holds it to that).
 
@@ -45,15 +45,11 @@ class ScoredBlock:
 def score_block(block: Block, specs: Sequence[MetricSpec], judge: Any, *,
                 field_map: Mapping[str, str] | None = None) -> ScoredBlock:
     """Read and score one block in this process (what a worker does; also the unit tests' door)."""
-    from ..engine.evaluate import _score  # the local engine's own step: one home for scoring
+    from ..engine.scoring import score_columns  # the local engine's own step: one home for scoring
 
     t0 = time.perf_counter()
     samples = read_block(block, field_map=field_map)
-    prefetch = getattr(judge, "prefetch", None)
-    judge_specs = [s for s in specs if s.judge]
-    if judge_specs and callable(prefetch):
-        prefetch(samples, judge_specs)
-    columns = _score(specs, samples, judge, None)
+    columns = score_columns(specs, samples, judge)
     return ScoredBlock(block.index, [s.id for s in samples], [tuple(s.tags) for s in samples], columns,
                        f"{socket.gethostname()}:{os.getpid()}", time.perf_counter() - t0)
 

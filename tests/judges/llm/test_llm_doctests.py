@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = ["budget", "cache", "client", "config", "judge", "outcome", "parse", "prompts", "ratelimit", "spans",
-           "tokens", "verdicts", "usage", "cascade", "prefetch", "embeddings", "calibration", "quote_words", "wording"]
+           "tokens", "verdicts", "usage", "cascade", "rounds", "embeddings", "calibration", "quote_words", "wording"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -189,13 +189,13 @@ def test_relevance_from_generated_questions(fake, tmp_path, stub_offline):
 
 def test_faithfulness_metric_through_the_door(fake, tmp_path, stub_offline):
     from ragauge.data.schema import Context, Sample
-    from ragauge.metrics import faithfulness
+    from ragauge.engine.scoring import score_columns
     from ragauge.metrics.registry import parse_metric
 
     s = Sample(id="1", question="Warranty?", answer=ANSWER, contexts=tuple(Context(text=t) for t in SOURCES),
                language="en")
     specs = [parse_metric("faithfulness")]
-    col = faithfulness.compute(specs, [s], judge=judge(fake, tmp_path, stub_offline))["faithfulness"]
+    col = score_columns(specs, [s], judge(fake, tmp_path, stub_offline))["faithfulness"]
     assert col.values == [pytest.approx(2 / 3)]
     assert col.provenance["judge"] == "llm"
     assert col.artifacts[0]["claims"][0]["evidence"]["text"] == "The warranty is five years"

@@ -9,7 +9,7 @@ import ragauge
 from ragauge.engine.summary import usage_lines
 from ragauge.judges.llm import LLMConfig, LLMJudge, Prices, Budget, UsageLedger, serving
 
-from test_llm_prefetch import FIVE, NoPrefetch, _samples
+from test_llm_rounds import FIVE, _samples
 
 COUNTERS = ("calls", "cached", "prompt_tokens", "completion_tokens", "cached_tokens")
 
@@ -65,9 +65,9 @@ def test_results_json_has_usage_per_metric_and_a_cached_rerun_costs_nothing(fake
     assert any("answer_relevancy" in line for line in lines[1:])
 
 
-def test_without_prefetch_each_family_pays_for_its_own_calls(fake, stub_offline):
+def test_metrics_that_share_no_request_each_pay_for_their_own_calls(fake, stub_offline):
     samples = _samples(3)[:2]
-    judge = NoPrefetch(_judge(fake, stub_offline, None))
+    judge = _judge(fake, stub_offline, None)
     res = ragauge.evaluate(samples, metrics=["faithfulness", "answer_relevancy"], profile=None, judge=judge,
                            n_resamples=50)
     usage = res.to_dict()["usage"]
@@ -76,11 +76,11 @@ def test_without_prefetch_each_family_pays_for_its_own_calls(fake, stub_offline)
     assert usage["total"]["calls"] == len(fake.requests)
 
 
-def test_answer_family_without_prefetch_splits_relevancy_from_correctness(fake, stub_offline):
-    """answer_relevancy and answer_correctness run as one family; each door call still goes to its metric."""
+def test_answer_family_splits_relevancy_from_correctness(fake, stub_offline):
+    """answer_relevancy and answer_correctness run as one family; each request still goes to its metric."""
     samples = _samples(3)[:2]
     res = ragauge.evaluate(samples, metrics=["answer_relevancy", "answer_correctness"], profile=None,
-                           judge=NoPrefetch(_judge(fake, stub_offline, None)), n_resamples=50)
+                           judge=_judge(fake, stub_offline, None), n_resamples=50)
     usage = res.to_dict()["usage"]
     assert set(usage["by_metric"]) == {"answer_relevancy", "answer_correctness"} and usage["shared"] == {}
     assert usage["by_metric"]["answer_relevancy"]["calls"] == 2

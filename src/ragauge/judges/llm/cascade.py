@@ -29,9 +29,12 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ...errors import ConfigError
+from ..base import JudgeBase
+from ..requests import Reply, Request
 from ..types import ClaimVerdict, Provenance
 from .config import judge_spec_hint, redact_spec
 from .outcome import unscored_of
+from .usage import serving
 
 #: p(supported) band escalated to the LLM by default (measured: docs/llm-judge.md, "Cascade").
 DEFAULT_BAND = (0.4, 0.7)
@@ -75,7 +78,7 @@ def _as_cascade(v: ClaimVerdict, judge: str, p_off: float, note: str = "") -> Ca
                           judge=judge, offline_probability=p_off)
 
 
-class CascadeJudge:
+class CascadeJudge(JudgeBase):
     """Offline verifier first, the LLM for the claims in the uncertainty band (see the module docstring)."""
 
     name = "cascade"
@@ -139,7 +142,25 @@ class CascadeJudge:
     def close(self) -> None:
         self.llm.close()
 
+    @property  # type: ignore[override]
+    def capabilities(self) -> frozenset[str]:
+        """Relevance details and behaviours: the offline half's, where it has them."""
+        return frozenset(m for m in ("relevance_details", "behaviours") if callable(getattr(self.offline, m, None)))
+
     # --- the door -----------------------------------------------------------------------------
+    def answer(self, requests: Sequence[Request]) -> list[Reply]:
+        """As :class:`~ragauge.judges.base.JudgeBase`, with the escalated LLM calls attributed to the metrics
+        of the requests they serve (requests are answered per set of metrics)."""
+        groups: dict[tuple[str, ...], list[int]] = {}
+        for i, r in enumerate(requests):
+            groups.setdefault(tuple(sorted(set(r.metrics))), []).append(i)
+        out: list[Reply | None] = [None] * len(requests)
+        for metrics, idx in groups.items():
+            with serving(metrics):
+                for i, reply in zip(idx, super().answer([requests[i] for i in idx])):
+                    out[i] = reply
+        return out  # type: ignore[return-value]
+
     def _uncertain(self, p: float) -> bool:
         lo, hi = self.band
         return lo <= p <= hi
@@ -185,11 +206,10 @@ class CascadeJudge:
     def relevance(self, questions: Sequence[str], answers: Sequence[str]) -> list[Any]:
         return self.offline.relevance(questions, answers)
 
-    @property
-    def relevance_details(self) -> Any:
-        """Answer relevancy by what was asked: the offline judge's (the cascade escalates claims, not relevancy).
-        An offline half without it raises AttributeError here, so the metric falls back to :meth:`relevance`."""
-        return self.offline.relevance_details
+    def relevance_details(self, questions: Sequence[str], answers: Sequence[str],
+                          langs: Sequence[str | None] | None = None) -> list[dict[str, Any]]:
+        """Answer relevancy by what was asked: the offline judge's (the cascade escalates claims, not relevancy)."""
+        return self.offline.relevance_details(questions, answers, langs)
 
     def behaviours(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[str]:
         return self.offline.behaviours(texts, langs)

@@ -1,6 +1,6 @@
 """The LLM judge: the :class:`ragauge.judges.base.Judge` door over an OpenAI-compatible endpoint.
 
-Call plan (one call = one chat completion; a cache hit costs none):
+Call plan of the batched methods (one call = one chat completion; a cache hit costs none):
 
 - ``claims(texts)``: one call per distinct text (``claims.LANG``). Faithfulness and answer
   correctness ask for the same answer's claims; the second ask is a cache hit.
@@ -17,11 +17,11 @@ Call plan (one call = one chat completion; a cache hit costs none):
   :func:`relevancy_from_questions` combines them.
 - ``refusals``, ``similarity``, ``toxicity``: delegated to the offline judge (no call); provenance
   says so.
-- ``prefetch(samples, specs)`` (called by ``ragauge.evaluate`` first): the whole suite planned per
-  sample -- claims of the answer and the reference in one call (``claims_pair.LANG``), every verify item
-  in one call (``verify_multi.LANG``, findings per source), questions in one: 3 calls per sample for
-  the five metrics whatever k is; the door methods then answer from the memo (the plan's code:
-  ``prefetch.py``). Every reply is recorded per metric in ``self.ledger`` (``usage.py``).
+- ``answer(requests)`` (what :func:`ragauge.evaluate` calls, one round of every metric's requests at a
+  time): per sample, claims of the answer and the reference in one call (``claims_pair.LANG``), every
+  claim list checked in one call (``verify_multi.LANG``, findings per source), questions in one: 3 calls
+  per sample for the five metrics whatever k is (``rounds.py``). Every reply is recorded per metric in
+  ``self.ledger`` (``usage.py``), attributed to the metrics of the requests it served.
 
 Failures never vanish: a reply that does not parse is re-asked up to ``config.parse_retries`` times
 *with the validation error appended* (the identical request would get the identical reply at
@@ -46,6 +46,8 @@ from typing import Any, Awaitable, Callable, Sequence
 import numpy as np
 
 from ...errors import BudgetExceededError, JudgeError
+from ..base import JudgeBase, _reply
+from ..requests import Agree, Claims, Relevance, Reply, Request, Verify
 from ..types import UNSUPPORTED, ClaimVerdict, Provenance
 from .budget import Budget, PlannedCalls
 from .cache import ReplyCache, cache_key, default_cache_path
@@ -58,7 +60,7 @@ from .prompts import LANGS, TASKS, fence, fence_tag, load_prompt
 from .reask import ask_parsed, paid_call, parse_message
 from .spans import locate
 from .tokens import estimate_tokens
-from .usage import UsageLedger, narrowed, serving
+from .usage import UsageLedger, serving
 from .verdicts import LLMClaim, offsets, relevancy_from_questions, to_verdict
 
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+")
@@ -99,7 +101,7 @@ def _located(got: Any, text: str) -> list[Any]:
 
 
 
-class LLMJudge:
+class LLMJudge(JudgeBase):
     name = "llm"
 
     def __init__(
@@ -135,9 +137,6 @@ class LLMJudge:
         self._fresh: dict[str, tuple[str, Any]] = {}  # paid replies not yet parsed: key -> (prompt id, reply)
         self._last_problem: tuple[str, str] | None = None  # (kind, message) of the last ask that failed
         self._planned: set[str] = set()
-        # Filled by prefetch(): what the metrics will ask, already answered (content-keyed).
-        self._claims_memo: dict[tuple[str, str], list[Any]] = {}
-        self._verdicts_memo: dict[tuple[tuple[str, ...], tuple[str, ...], str], list[ClaimVerdict]] = {}
 
     @classmethod
     def from_spec(cls, spec: str, **kwargs: Any) -> "LLMJudge":
@@ -212,7 +211,8 @@ class LLMJudge:
                 "priced": self.budget.prices is not None, "dry_run": self.dry_run, **self.ledger.to_dict()}
 
     def serving(self, metrics: Sequence[str]) -> Any:
-        """Context manager: calls made inside serve ``metrics`` (the engine wraps each metric family)."""
+        """Context manager: calls made inside serve ``metrics`` (for direct calls of the batched methods;
+        :meth:`answer` attributes each call to the metrics of its requests)."""
         return serving(metrics)
 
     def close(self) -> None:
@@ -330,37 +330,64 @@ class LLMJudge:
         self.answered += 1
         return asked.value
 
-    # --- planning the whole suite up front --------------------------------------------------------
-    def prefetch(self, samples: Sequence[Any], specs: Sequence[Any]) -> None:
-        """Answer up front, in the fewest calls, what the judge metrics in ``specs`` will ask about ``samples``.
+    # --- requests: one round in the fewest calls ----------------------------------------------------
+    def answer(self, requests: Sequence[Request]) -> list[Reply]:
+        """One round of the metrics' requests, per sample in the fewest calls (``rounds.py``):
 
-        Called once by :func:`ragauge.evaluate` before the metric families run (the optional
-        :class:`ragauge.judges.base.Prefetching` door). Per sample, fresh cache:
+        1. ``Claims``: a sample's texts in **one** call (``claims_pair.LANG``) when there are two in one
+           language (an answer and its reference), else ``claims.LANG`` per text; finer units (facts) are
+           the same claims (the reply's ``via`` says ``claims``);
+        2. ``Verify`` and ``Agree`` (checked against the other text as the only source): every claim list
+           of a sample against the union of its sources in **one** call (``verify_multi.LANG``);
+        3. ``Relevance``: one ``questions.LANG`` call per text, as :meth:`relevance`;
+        4. the rest (refusals, behaviours, similarity, toxicity, answerability) without a call, from the
+           offline judge's models and rules (provenance says so).
 
-        1. the answer's and the reference's claims in **one** call (``claims_pair.LANG``), when both are
-           needed (answer correctness, or faithfulness + context metrics with a reference); one text alone
-           uses ``claims.LANG`` as without prefetch;
-        2. **one** verification call (``verify_multi.LANG``) for every verify item the metrics will ask:
-           answer claims vs the contexts (faithfulness) and vs the reference (correctness precision),
-           reference claims vs the contexts, all together and each alone (context recall and precision),
-           and vs the answer (correctness recall). Each claim list is checked against the union of its
-           items' sources, with one finding per source that decides it, so "all contexts together" and
-           "each context alone" come from the same findings. Split into one call per claim list (2)
-           when the estimate exceeds :data:`MERGED_VERIFY_MAX_TOKENS`.
-
-        ``relevance`` stays one call per answer. Results go into an in-memory memo (and every reply into
-        the reply cache), so the metrics' later ``claims``/``verify`` calls are hits. Whatever is not
-        planned here (a metric this method does not know) goes the ordinary way.
+        Every call is attributed to the metrics of the requests it serves (``usage.py``): 3 calls per
+        sample for faithfulness, answer correctness, relevancy and the context metrics, whatever k is.
         """
-        from .prefetch import plan_suite
+        from .rounds import answer_claims, answer_verify, item_key, metrics_of
 
-        plan_suite(self, samples, specs)
-
-    async def _verify_merged(self, items: Sequence[tuple[Sequence[Any], list[str], str | None]]) -> None:
-        """One ``verify_multi`` call for one sample's items (two when too large); fills the verdict memo."""
-        from .prefetch import verify_merged
-
-        await verify_merged(self, items)
+        out: list[Reply | None] = [None] * len(requests)
+        claims = [(i, r) for i, r in enumerate(requests) if isinstance(r, Claims)]
+        if claims:
+            got = answer_claims(self, [r for _, r in claims])
+            for i, r in claims:
+                out[i] = _reply(got[(r.text, _lang(r.lang, r.text))], "claims")
+        checks: list[tuple[int, Any, list[str], str | None, str]] = []  # (request, claims, sources, lang, via)
+        for i, r in enumerate(requests):
+            if isinstance(r, Verify):
+                checks.append((i, r.claims, list(r.sources), r.lang, ""))
+            elif isinstance(r, Agree):
+                checks.append((i, r.claims, [r.other], r.lang, "verify"))
+        groups: dict[str, tuple[list[Any], set[str]]] = {}
+        for i, c, sources, lang, via in checks:
+            if not c:
+                out[i] = Reply([], None, via)
+            elif not sources:
+                out[i] = Reply([ClaimVerdict(t, *offsets(x), UNSUPPORTED, 0.0, None, "no sources to check against")
+                                for t, x in zip((_claim_text(x) for x in c), c)], None, via)
+            else:
+                items, metrics = groups.setdefault(requests[i].sample, ([], set()))
+                items.append((c, sources, lang))
+                metrics.update(requests[i].metrics)
+        if groups:
+            verdicts = answer_verify(self, list(groups.values()))
+            for i, c, sources, lang, via in checks:
+                if out[i] is None:
+                    out[i] = _reply(verdicts[item_key(c, sources, lang)], via)
+        relevance = [i for i, r in enumerate(requests) if isinstance(r, Relevance)]
+        by_metrics: dict[tuple[str, ...], list[int]] = {}
+        for i in relevance:
+            by_metrics.setdefault(tuple(sorted(metrics_of([requests[i]]))), []).append(i)
+        for metrics, idx in by_metrics.items():
+            with serving(metrics):
+                for i, reply in zip(idx, super().answer([requests[i] for i in idx])):
+                    out[i] = reply
+        rest = [i for i, r in enumerate(out) if r is None]
+        for i, reply in zip(rest, super().answer([requests[i] for i in rest])):
+            out[i] = reply
+        return out  # type: ignore[return-value]
 
     # --- the door -------------------------------------------------------------------------------
     def claims(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[list[Any]]:
@@ -368,16 +395,12 @@ class LLMJudge:
             if not text.strip():
                 return []
             lg = _lang(lang, text)
-            memo = self._claims_memo.get((text, lg))
-            if memo is not None:
-                return memo
             placeholder = [s for s in _SENTENCE.split(text.strip()) if s]
             got = await self._ask("claims", lg, {"text": text}, shape=claims_shape, allow_truncated=True,
                                   est_completion=estimate_tokens(text) + 16, placeholder=placeholder)
             return _located(got, text)
 
-        with narrowed("answer_relevancy", exclude=True):  # relevancy never asks for claims
-            return self._run(lambda: self._gather([one(t, lg) for t, lg in zip(texts, langs)]))
+        return self._run(lambda: self._gather([one(t, lg) for t, lg in zip(texts, langs)]))
 
     def verify(self, items: Sequence[tuple[Sequence[Any], Sequence[str], str | None]]) -> list[list[ClaimVerdict]]:
         groups: dict[tuple[tuple[str, ...], str], list[int]] = {}
@@ -385,10 +408,6 @@ class LLMJudge:
         for i, (claims, sources, lang) in enumerate(items):
             texts = tuple(_claim_text(c) for c in claims)
             lg = _lang(lang, " ".join(texts))
-            memo = self._verdicts_memo.get((texts, tuple(sources), lg))
-            if memo is not None:
-                out[i] = memo
-                continue
             groups.setdefault((texts, lg), []).append(i)
 
         async def group(texts: tuple[str, ...], lang: str, members: list[int]) -> None:
@@ -421,8 +440,7 @@ class LLMJudge:
                     out[i] = [to_verdict(t, c, v, idx, sources, full=len(set(idx)) == len(union))
                               for t, c, v in zip(texts, claims, got)]
 
-        with narrowed("answer_relevancy", exclude=True):
-            self._run(lambda: self._gather([group(t, lg, m) for (t, lg), m in groups.items()]))
+        self._run(lambda: self._gather([group(t, lg, m) for (t, lg), m in groups.items()]))
         return out
 
     def relevance(self, questions: Sequence[str], answers: Sequence[str]) -> list[Any]:
@@ -433,8 +451,7 @@ class LLMJudge:
             return await self._ask("questions", lg, {"text": answer, "n": n}, shape=questions_shape,
                                    allow_truncated=True, est_completion=25 * n, placeholder=([], False))
 
-        with narrowed("answer_relevancy"):  # only answer relevancy asks this (usage attribution)
-            generated = self._run(lambda: self._gather([one(a) for a in answers]))
+        generated = self._run(lambda: self._gather([one(a) for a in answers]))
         out: list[Any] = [None] * len(answers)
         pairs_a, pairs_b, owner = [], [], []
         for i, g in enumerate(generated):
@@ -457,8 +474,7 @@ class LLMJudge:
             self._plan_embeddings(questions, answers)
         if pairs_a:
             if self.config.embeddings_model:
-                with narrowed("answer_relevancy"):
-                    cos = self._run(lambda: self._endpoint_cosines(pairs_a, pairs_b))
+                cos = self._run(lambda: self._endpoint_cosines(pairs_a, pairs_b))
             else:
                 cos = np.asarray(self.offline.similarity(pairs_a, pairs_b), dtype=float).tolist()
             per: dict[int, list[Any]] = {}

@@ -1,6 +1,7 @@
 """The offline judge: claims, verification, relevance and toxicity with models from PyPI packages.
 
-Assembles the building blocks of this package behind the :class:`ragauge.judges.base.Judge` door:
+Assembles the building blocks of this package behind the :class:`ragauge.judges.base.Judge` door (it
+answers requests through :class:`~ragauge.judges.base.JudgeBase` with the batched methods below):
 ``claims.extract_claims`` -> ``verifier.Verifier`` (evidence search + trained head) for verdicts,
 the USE encoder for similarity and relevance, and the calibrated toxicity scorer. Work is shared
 within a process: claims are cached per text, embeddings per text hash, models load once.
@@ -17,6 +18,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..base import OPTIONAL, JudgeBase
 from ..types import ClaimVerdict, Provenance
 from . import deps
 
@@ -42,8 +44,9 @@ def _measured_accuracy() -> dict:
     return json.loads(text)
 
 
-class OfflineJudge:
+class OfflineJudge(JudgeBase):
     name = "offline"
+    capabilities = frozenset(OPTIONAL)  # facts, agree, relevance details, behaviours, answerability: its own
     _shared: "OfflineJudge | None" = None
     _lock = threading.Lock()
 
@@ -92,10 +95,7 @@ class OfflineJudge:
         return out
 
     def facts(self, texts: Sequence[str], langs: Sequence[str | None]) -> list[list[Any]]:
-        """Claims cut into facts (``claims.extract_facts``): the units answer correctness counts.
-
-        Not part of the :class:`~ragauge.judges.base.Judge` door; a metric that finds no ``facts`` on
-        its judge uses ``claims``."""
+        """Claims cut into facts (``claims.extract_facts``): the units answer correctness counts."""
         from .claims import extract_facts
 
         return [extract_facts(text, lang=lang) for text, lang in zip(texts, langs)]
@@ -104,8 +104,7 @@ class OfflineJudge:
         """For each ``(claims, other_text, question, lang)``: one verdict per claim, does ``other_text``
         (another answer to ``question``: the reference, or the answer) state it? (``agreement.agree_many``:
         the verifier plus number, polarity, scope, entity and word-coverage checks over the whole other
-        text and the question.) Not part of the door; a metric that finds no ``agree`` uses ``verify``
-        with the other text as the only source."""
+        text and the question.)"""
         from .agreement import agree_many
 
         return agree_many(items, verifier=self.verifier)
@@ -168,9 +167,7 @@ class OfflineJudge:
         "subject_overlap", "similarity_logit", "evasive", "declines", "rude"}``.
 
         ``score = intent.combine(...)``: a logistic model over the intent features and the cosine logit,
-        weights from ``relevancy_intent_calibration.json``; ``label`` is ``intent.label_of``. Not part of
-        the :class:`~ragauge.judges.base.Judge` door: a metric that finds no ``relevance_details`` calls
-        ``relevance``."""
+        weights from ``relevancy_intent_calibration.json``; ``label`` is ``intent.label_of``."""
         from .intent import combine, label_of
 
         weights = _intent_weights()
@@ -189,8 +186,7 @@ class OfflineJudge:
     def answerability(self, questions: Sequence[str], contexts_lists: Sequence[Sequence[str]],
                       langs: Sequence[str | None] | None = None, *, synonyms_of: Any = None) -> list[Any]:
         """Per question: does its contexts list answer it? An ``answerability.Answerability`` (``score`` in
-        [0, 1], per part the best sentence and what it lacks). Rules of :mod:`.answerability`; not part of
-        the door (a guard or metric whose judge lacks it uses the same rules directly)."""
+        [0, 1], per part the best sentence and what it lacks). Rules of :mod:`.answerability`."""
         from .answerability import answerability
 
         langs = list(langs) if langs is not None else [None] * len(questions)

@@ -1,5 +1,7 @@
-"""The whole five-metric suite through ``ragauge.evaluate`` with the LLM judge: ``prefetch`` plans it in
-<= 4 calls per sample whatever k is, and the values equal those of the un-prefetched path."""
+"""The whole five-metric suite through ``ragauge.evaluate`` with the LLM judge: its ``answer`` takes each
+round of every metric's requests in <= 4 calls per sample whatever k is (the answer's and the reference's
+claims in one call, all of a sample's claim lists in one), and the values equal those of the plain
+path (the same judge answering each request with its batched methods, unmerged)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import math
 import pytest
 
 import ragauge
-from ragauge.judges.base import Judge, Prefetching
+from ragauge.judges.base import Judge, JudgeBase
 from ragauge.judges.llm import LLMConfig, LLMJudge
 from ragauge.judges.llm.prompts import load_prompt
 
@@ -40,17 +42,18 @@ def _samples(k: int) -> list[dict]:
     return out
 
 
-class NoPrefetch:
-    """The same LLM judge seen through the plain door only (no ``prefetch``): the un-prefetched path."""
+class Unmerged(JudgeBase):
+    """The same LLM judge answering requests with its batched methods one kind at a time: the plain path."""
 
     def __init__(self, inner: LLMJudge) -> None:
         self._inner = inner
         self.name = inner.name
 
-    def __getattr__(self, name):
-        if name == "prefetch":
-            raise AttributeError(name)
-        return getattr(self._inner, name)
+    def answer(self, requests):
+        return JudgeBase.answer(self._inner, requests)
+
+    def provenance(self):
+        return self._inner.provenance()
 
 
 def _judge(fake, stub_offline) -> LLMJudge:
@@ -76,10 +79,10 @@ def test_five_metrics_in_at_most_four_calls_per_sample_and_same_values(fake, stu
     assert len(prompts) >= 3
 
     before = len(fake.requests)
-    plain = ragauge.evaluate(samples, metrics=FIVE, profile=None, judge=NoPrefetch(_judge(fake, stub_offline)),
+    plain = ragauge.evaluate(samples, metrics=FIVE, profile=None, judge=Unmerged(_judge(fake, stub_offline)),
                              n_resamples=50)
     plain_calls = len(fake.requests) - before
-    assert plain_calls > calls  # 7 per full sample without the plan
+    assert plain_calls > calls  # 6 per full sample unmerged
     got, want = _values(planned), _values(plain)
     for m in FIVE:
         for a, b in zip(got[m], want[m]):
@@ -89,10 +92,10 @@ def test_five_metrics_in_at_most_four_calls_per_sample_and_same_values(fake, stu
         assert planned.columns[m].reasons == plain.columns[m].reasons
 
 
-def test_prefetch_records_prompts_and_a_rerun_costs_nothing(fake, stub_offline, tmp_path):
+def test_merged_calls_record_their_prompts_and_a_rerun_costs_nothing(fake, stub_offline, tmp_path):
     samples = [_samples(3)[0], _samples(3)[3]]  # one English, one Russian
     j = LLMJudge(LLMConfig(model="tiny", base_url=fake.url), cache=str(tmp_path / "c.sqlite"), offline=stub_offline)
-    assert isinstance(j, Prefetching) and isinstance(j, Judge)
+    assert isinstance(j, Judge)
     res = ragauge.evaluate(samples, metrics=FIVE, profile=None, judge=j, n_resamples=50)
     prompts = j.provenance().details["prompts"]
     assert prompts["claims_pair.en@2"] == load_prompt("claims_pair", "en").sha256
@@ -105,9 +108,9 @@ def test_prefetch_records_prompts_and_a_rerun_costs_nothing(fake, stub_offline, 
 
 
 def test_merged_verification_splits_when_too_large(fake, stub_offline, monkeypatch):
-    from ragauge.judges.llm import prefetch as prefetch_mod
+    from ragauge.judges.llm import rounds
 
-    monkeypatch.setattr(prefetch_mod, "MERGED_VERIFY_MAX_TOKENS", 10)
+    monkeypatch.setattr(rounds, "MERGED_VERIFY_MAX_TOKENS", 10)
     samples = _samples(8)[:1]
     ragauge.evaluate(samples, metrics=FIVE, profile=None, judge=_judge(fake, stub_offline), n_resamples=50)
     assert len(fake.requests) == 4  # claims pair + 2 verifications + questions
