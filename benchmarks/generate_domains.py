@@ -1,5 +1,5 @@
-"""Golden-set generation on the test corpora of other domains (tests/generate/_domain_corpora.py, and the
-corpora of the second review round in tests/generate/_unseen_corpora.py).
+"""Golden-set generation on the test corpora of other domains (tests/generate/_domain_corpora.py, the corpora
+of the second review round in tests/generate/_unseen_corpora.py and of the third in _round3_corpora.py).
 
     .venv/bin/python benchmarks/generate_domains.py [--n 30] [--show 5]     # offline: counts per corpus
     .venv/bin/python benchmarks/generate_domains.py --n 30 --markdown       # + the questions, as Markdown tables
@@ -38,9 +38,10 @@ CHECKS = ("reference_number_not_in_chunk", "reference_not_supported_by_judge", "
 def _corpora() -> dict[str, object]:
     """Corpus name -> the module that writes it (first round, then the second review round's)."""
     import _domain_corpora
+    import _round3_corpora
     import _unseen_corpora
 
-    return {**{n: _domain_corpora for n in _domain_corpora.CORPORA}, **{n: _unseen_corpora for n in _unseen_corpora.CORPORA}}
+    return {name: module for module in (_domain_corpora, _unseen_corpora, _round3_corpora) for name in module.CORPORA}
 
 
 def _load(name: str, tmp: str):
@@ -76,6 +77,7 @@ def measure(name: str, n: int, seed: int = 0) -> dict:
             "sensitive": len(sens), "sensitive_not_quoted": len(unquoted), "candidates": summary["candidates"],
             "dropped": {k: v for k, v in summary["dropped"].items() if v}, "judge": summary["judge"],
             "copies": summary["copies"], "short_reason": summary.get("short_reason", ""),
+            "unanswerable_reason": summary.get("unanswerable_reason", ""),
             "cases": cases}
 
 
@@ -131,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'':14} dropped: {m['dropped']}")
         if m["short_reason"]:
             print(f"{'':14} short: {m['short_reason']}")
+        if m["unanswerable_reason"]:
+            print(f"{'':14} {m['unanswerable_reason']}")
         for c in m["cases"][:args.show]:
             print("    ", c.question)
     if args.markdown:

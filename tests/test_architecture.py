@@ -38,6 +38,7 @@ ONLY: dict[str, set[str]] = {
     "files": {"errors"},
     "config": {"errors"},
     "lang": set(),
+    "text": {"errors", "lang"},
 }
 # the tracing SDK runs inside users' requests: the standard library only at import time (its exporter
 # imports httpx, a core dependency, when it first sends)

@@ -122,11 +122,13 @@ def _print_summary(summary: dict, problems, out: str, kb: str) -> None:
         lines += [f"    short: {line} (not replaced by another kind)" for line in mix.get("short") or []]
     if summary.get("copies") is not None:
         lines.append(f"  copies (typo / synonym variants of other cases): {summary['copies']}"
-                     + (f" (at most {summary['copy_cap']})" if summary.get("copy_cap") is not None else ""))
+                     + (f" ({summary['copy_cap']})" if summary.get("copy_cap") is not None else ""))
     if summary.get("short_of_target"):
         why = summary.get("short_reason") or "the generator found no more cases it could check"
         lines.append(f"  {summary['short_of_target']} fewer than asked: {why}"
                      + (" (see the unused chunks above)" if isinstance(cov, dict) and cov.get("unused") else ""))
+    if summary.get("unanswerable_reason"):
+        lines.append(f"  unanswerable questions: {summary['unanswerable_reason']}")
     if problems:
         lines.append(f"  skipped {len(problems)} file(s):")
         lines += [f"    {p}" for p in problems]

@@ -4,7 +4,7 @@ Rules, in order:
 
 * a heading closes the current chunk and sets the section path (its text and its parents');
 * paragraphs and list items of one section are packed together up to ``max_chars``;
-* a paragraph longer than ``max_chars`` is split at sentence boundaries (razdel when importable),
+* a paragraph longer than ``max_chars`` is split at sentence boundaries (``ragauge.text.sentences``),
   the next piece repeating the last ``overlap_sentences`` sentences; a single sentence longer than
   ``max_chars`` is cut at spaces;
 * a table is chunked by whole rows (a row is never split, even when longer than ``max_chars``), and
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ragauge.errors import ConfigError
-from ragauge.generate._sentences import sentence_spans
 from ragauge.generate.documents import Block, Document, row_text
+from ragauge.text.sentences import split_sentences
 
 
 @dataclass(frozen=True)
@@ -78,8 +78,8 @@ def _hard_split(start: int, end: int, text: str, max_chars: int) -> list[tuple[i
 
 def _split_long(block: Block, doc_text: str, max_chars: int, overlap: int) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
-    for a, b in sentence_spans(block.text):
-        spans.extend(_hard_split(block.start + a, block.start + b, doc_text, max_chars))
+    for sentence in split_sentences(block.text):
+        spans.extend(_hard_split(block.start + sentence.start, block.start + sentence.end, doc_text, max_chars))
     pieces: list[tuple[int, int]] = []
     i, must_reach = 0, 0
     while i < len(spans):

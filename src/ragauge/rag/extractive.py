@@ -76,7 +76,7 @@ def split_units(text: str, chunk_id: str = "", rank: int = 0) -> list[Unit]:
     >>> [u.text for u in split_units("Цены в рублях.\\nРаздел 4. Работа | Ед. | Цена\\nШтукатурка стен | м² | 450")]
     ['Цены в рублях.', 'Штукатурка стен — Ед.: м², Цена: 450']
     """
-    from ..generate._sentences import sentence_spans
+    from ..text.sentences import split_sentences
 
     units: list[Unit] = []
     header: list[str] | None = None
@@ -92,7 +92,7 @@ def split_units(text: str, chunk_id: str = "", rank: int = 0) -> list[Unit]:
             shown = _row_text(header, cells)
             units.append(Unit(shown, chunk_id, rank, frozenset(_lemmas(shown))))
             continue
-        for a, b in sentence_spans(line):
+        for a, b in ((x.start, x.end) for x in split_sentences(line)):
             sentence = _clean(line[a:b])
             if sentence:
                 units.append(Unit(sentence, chunk_id, rank, frozenset(_lemmas(sentence))))

@@ -301,8 +301,8 @@ def _interleave(groups: Sequence[list], limit: int) -> list:
 def unanswerable_rows(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], dropped: Counter,
                       judge_factory: Callable[[], Any] | None, limit: int,
                       table_items: Sequence[str] = (), subjects: Sequence[tuple[str, str]] = (),
-                      definitions: Sequence[tuple[str, str]] = (), values: Sequence[str] = ()
-                      ) -> list[tuple[str, str, str, dict]]:
+                      definitions: Sequence[tuple[str, str]] = (), values: Sequence[str] = (),
+                      tried: dict[str, int] | None = None) -> list[tuple[str, str, str, dict]]:
     """(question, reference, lang, extra) rows for :mod:`.build`, the kinds in turn: other subjects in the
     frames of prose questions, new items of the same kind as the Russian price rows, and terms the corpus uses
     but does not define (:mod:`.absent_terms`; ``subjects`` and ``definitions`` are (text, lang) pairs)."""
@@ -316,6 +316,10 @@ def unanswerable_rows(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], d
     frames = absent_candidates(items, chunks, dropped, judge=judge, limit=limit, others=others)
     rows = table_rows(table_items, chunks, dropped, judge=judge, limit=limit) if table_items else []
     terms = undefined_terms(subjects, definitions, chunks, dropped, limit=limit, values=values)
+    if tried is not None:  # what each kind had to work with, for the summary's word on a corpus that gets none
+        tried.update({"frames": sum(1 for q in items if q.frame), "frame_questions": len(frames),
+                      "price_rows": len(table_items), "price_questions": len(rows),
+                      "defined_terms": len(definitions), "term_questions": len(terms)})
     rows = _interleave([frames, rows, terms], limit)
     return [(q, NOT_FOUND[lang], lang, extra) for q, lang, extra in rows]
 

@@ -215,7 +215,7 @@ def prose_candidates(items: list[ProseQuestion], long_ids: set[str]) -> list[Can
 
 def unanswerable_candidates(items: list[ProseQuestion], chunks: list[Chunk], dropped: Counter,
                             judge_factory, *, limit: int, table_facts: list[Fact] = (),
-                            sentence_facts: list[Fact] = ()) -> list[Candidate]:
+                            sentence_facts: list[Fact] = (), tried: dict[str, int] | None = None) -> list[Candidate]:
     """Questions the corpus does not answer, built from its own sentences, price rows and terms (:mod:`.absent`)."""
     out = []
     table_items = list(dict.fromkeys(f.subject for f in table_facts if f.lang == "ru" and f.extras.get("price")))
@@ -224,7 +224,8 @@ def unanswerable_candidates(items: list[ProseQuestion], chunks: list[Chunk], dro
     definitions = [(f.subject, f.lang) for f in sentence_facts if f.kind == "definition" and f.verb != "abbr"]
     values = [f.subject for f in sentence_facts if f.kind == "value"]
     for question, reference, lang, extra in absent.unanswerable_rows(items, chunks, dropped, judge_factory, limit,
-                                                                    table_items, subjects, definitions, values):
+                                                                    table_items, subjects, definitions, values,
+                                                                    tried=tried):
         template = ("unanswerable_same_kind_item" if "modelled_on" in extra else
                     "unanswerable_undefined_term" if "absent_term" in extra else "unanswerable_other_subject")
         out.append(Candidate(question, reference, (), "unanswerable", ("unanswerable",), lang, template,

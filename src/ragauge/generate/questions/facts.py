@@ -21,9 +21,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ragauge.generate._sentences import sentence_spans
 from ragauge.generate.chunking import Chunk
 from ragauge.generate.documents import CELL_SEPARATOR
+from ragauge.text.sentences import split_sentences
 
 NUMBER = re.compile(r"(?<![\w.])[-−]?\d{1,3}(?:[ \u00a0]\d{3})+(?:[.,]\d+)?(?!\d)"
                     r"|(?<![\w.])[-−]?\d+(?:[.,]\d+)?(?![\d])")
@@ -170,8 +170,8 @@ def sentences(chunk: Chunk) -> Iterator[str]:
     an abbreviation ("15 000 руб. 2.3. …") that the sentence splitter reads as the same sentence."""
     text = chunk.text if chunk.kind != "table" else ""
     carry = ""
-    for a, b in sentence_spans(text):
-        for part in _NEXT_CLAUSE.split(text[a:b]):
+    for sentence in split_sentences(text):
+        for part in _NEXT_CLAUSE.split(sentence.text):
             sent = (carry + " " + re.sub(r"\s+", " ", part)).strip()
             carry = ""
             tail = _TRAILING_CLAUSE.search(sent)
@@ -195,6 +195,11 @@ _RU_BAD_START = {"при", "если", "в", "на", "за", "по", "с", "дл
                  "он", "она", "они", "оно", "его", "её", "их", "то", "так", "также", "кроме"}
 _EN_BAD_START = {"it", "this", "that", "these", "those", "there", "he", "she", "they", "we", "you", "if", "when",
                  "in", "on", "at", "for", "after", "before", "and", "but", "or", "which"}
+
+
+#: A finite verb inside an English "subject": it is a clause, not a noun phrase.
+_EN_PREDICATE = re.compile(r"(?:^|\s)(?:takes|take|lasts|last|has|have|was|were|must|may|can|will|shall|should|"
+                           r"includes|include|requires|require|applies|apply)\b")
 
 
 _KEEP_DOT = re.compile(r"(?:руб|коп|шт|тыс|млн|пог|изм|ед|pcs|approx)\.$", re.IGNORECASE)
@@ -242,6 +247,12 @@ def sentence_facts(chunk: Chunk, lang: str, *, per_sentence: bool = False) -> li
             first = subj.split(" ", 1)[0].lower()
             if first in bad_start or len(subj.split()) > 14 or re.search(r"\s(?:The|A|An|This|Version)\b", subj):
                 continue
+            if kind == "value" and lang == "en" and (verb := _EN_PREDICATE.search(subj)):
+                # "Express delivery takes 1 working day and costs $25": the subject of the second predicate is
+                # the first one's; any other finite verb means the "subject" is a clause of its own
+                if not re.search(r"\sand$", subj) or verb.start() == 0:
+                    continue
+                subj = subj[:verb.start()].strip()
             value = _trim_value(hit.group("val"))
             if re.search(r"(?:руб|коп|шт|тыс|млн)$", value):
                 value += "."  # the sentence's full stop was also the abbreviation's

@@ -37,6 +37,7 @@ from ragauge.generate.questions.facts import chunk_facts
 from ragauge.generate.questions.mix import VARIANT_KINDS, mix_report, parse_mix
 from ragauge.generate.questions.mix import targets as mix_targets
 from ragauge.generate.questions.prose import prose_questions
+from ragauge.generate.questions.unanswerable_note import unanswerable_reason
 from ragauge.generate.questions.versions import editions, item_key
 
 #: Share of the target given to badly formulated variants and to dictionary paraphrases.
@@ -274,12 +275,13 @@ def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, 
                             skip=skip, lang=lang, why=why)
     cands += build.prose_candidates(prose, longs)
     judge_factory = _judge_factory() if verify else None
+    tried: dict[str, int] = {}
     cands += build.unanswerable_candidates(prose, usable, dropped, judge_factory,  # absence: against every chunk
                                            limit=max(2, round(FILL_CAP_FACTOR * CAPS["unanswerable"] * n),
                                                      2 * wanted.get("unanswerable", 0)),
                                            table_facts=[f for f in table_facts if not lang or f.lang == lang],
                                            sentence_facts=[f for f in all_facts if f.kind != "table"
-                                                           and f.chunk.doc_id not in old_docs])
+                                                           and f.chunk.doc_id not in old_docs], tried=tried)
     cands += build.period_candidates([f for f in table_facts if not lang or f.lang == lang], family, usable, dropped)
     cands += build.sensitive_candidates(usable, own)
     made = len(cands)
@@ -319,6 +321,13 @@ def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, 
     made_ids = {ch.id for c in cands for ch in c.chunks}
     summary["coverage"] = coverage.summary(bearing, [c.relevant_ids for c in cases], made=made_ids, failed=failed,
                                            why=why)
+    note = unanswerable_reason(selected=summary["by_type"].get("unanswerable", 0),
+                               made=sum(1 for c in cands if c.type == "unanswerable"),
+                               fact_bearing=sum(1 for c in usable if c.id in own and coverage.fact_bearing(c)),
+                               tried=tried, dropped=dropped,
+                               excluded_by_mix=bool(shares) and not wanted.get("unanswerable"))
+    if note:
+        summary["unanswerable_reason"] = note
     summary["by_fact_kind"] = dict(sorted(Counter(str(c.extra.get("fact_kind")) for c in cases
                                                   if c.extra.get("fact_kind")).items()))
     summary["judge"] = "offline" if judge_factory is not None and _JUDGE_STATE.get("ok") else (

@@ -52,6 +52,7 @@ RU_OPERATORS = [
     ("на срок до", "term"), ("на срок", "term"), ("продолжительностью", "length"), ("по ставке", "rate"),
     ("не чаще", "often"), ("не реже", "often"), ("не более", "limit"), ("не менее", "least"), ("через", "after"),
     ("до", "upto"), ("за", "deadline"), ("с", "clock"), ("на", "term"),
+    ("каждые", "often"), ("каждый", "often"), ("каждую", "often"), ("каждое", "often"),
 ]
 _RU_TIME = re.compile(r"^(?:рабоч|календарн)?\w*\s?(?:дн|день|дня|час|минут|недел|месяц|лет|год|сут)", re.I)
 _RU_TIME_UNIT = re.compile(r"^(?:дн|день|дня|час|минут|недел|месяц|лет|год|сут)", re.I)
@@ -155,7 +156,10 @@ def _ru_question_word(op: str, qkind: str, lemma: str, after: str = "") -> tuple
     if op == "often" or qkind == "count_times":
         return "Как часто", "frequency"
     if qkind == "time" or op == "clock":
-        return ("В какое время", "time") if qkind == "time" else None
+        if qkind != "time":
+            return None
+        # "принимается до 16:00" asks for the end, not for a time of day
+        return ("До какого времени", "time") if op == "upto" else ("В какое время", "time")
     if qkind == "date" and op in ("", "clock"):  # "списывается 15 числа каждого месяца"
         return ("Какого числа" if after.startswith("числ") else "Когда"), "date"
     if qkind in ("duration", "date"):
@@ -163,8 +167,8 @@ def _ru_question_word(op: str, qkind: str, lemma: str, after: str = "") -> tuple
             return "До какого числа", "deadline"  # "вносится до 10 числа текущего месяца"
         table = {"deadline": "В какой срок", "within": "В какой срок", "term": "На какой срок",
                  "length": "Какой продолжительности", "after": "Через какое время", "upto": "До какого срока",
-                 "limit": "За какое время"}
-        if op == "within" and lemma in _LASTING:
+                 "limit": "В какой срок"}
+        if op in ("within", "limit") and lemma in _LASTING:  # "хранится не более 30 дней": how long, not by when
             return "Как долго", "duration"
         if op in table:
             return table[op], "deadline" if op in ("deadline", "within", "upto") else "duration"

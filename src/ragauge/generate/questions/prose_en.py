@@ -115,7 +115,8 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
     unit = "money" if "$" in number or "€" in number else "percent" if number.endswith("%") else \
         "time" if _EN_TIME.match(after) else "clock" if re.fullmatch(r"\d{1,2}:\d\d", number) else \
         "date" if _EN_MONTH.match(after) else "count"
-    ops = [("at least", "least"), ("up to", "upto"), ("until", "until"), ("within", "within"), ("every", "every"), ("for", "for"),
+    ops = [("at least", "least"), ("up to", "upto"), ("until", "until"), ("within", "within"), ("every", "every"),
+           ("for the first", "for"), ("for the next", "for"), ("for the initial", "for"), ("for", "for"),
            ("at", "at"), ("capped at", "at"), ("of", "of"), ("by", "by"), ("from", "from")]
     op, op_len = "", 0
     for text, kind in ops:
@@ -133,7 +134,8 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
         middle = middle[:-1]
     if aux_at is not None and words[at].lower() in ("is", "are") and not middle and not op:
         return None, "prose_left_to_value_template", "", "", ""
-    if any(w.lower() in ("a", "an", "than", "and", "or") for w in middle) or len(middle) > 5:
+    if any(w.lower() in ("a", "an", "than", "and", "or") for w in middle) or len(middle) > 5 \
+            or middle and middle[-1].lower() in ("the", "first", "next", "last", "initial", "each", "per"):
         return None, "prose_no_question_form", "", "", ""
     tail_words = " ".join(words[first_num + 1:]).lower()
     if unit == "time":
@@ -194,7 +196,9 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
 
 def _lower_subject(subject: list[str]) -> str:
     subj = " ".join(subject)
-    return subj[:1].lower() + subj[1:] if not re.match(r"^(?:[A-Z]{2,}|I\b)", subj) else subj
+    # "X-ray results", "eSIM", "ATM": a word whose case is its spelling keeps it
+    return subj[:1].lower() + subj[1:] if not re.match(r"^(?:[A-Z]{2,}|I\b|[A-Z]-|\S*\d|[A-Za-z][a-z]*[A-Z])", subj) \
+        else subj
 
 
 def _core(q: str, words: list[str], at: int, aux_at: int | None, subject: list[str], middle: list[str]) -> str:

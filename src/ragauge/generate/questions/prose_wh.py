@@ -55,6 +55,8 @@ def _gen_plural(word: str) -> str | None:
         return None
     if any({"gent", "plur"} <= set(p.tag.grammemes) for p in parses):
         return clean  # "лет", "человек", "дней" are already the form "сколько" takes
+    if parses[0].normal_form == "год":
+        return "лет"  # "Сколько лет", never "годов"
     form = parses[0].inflect({"gent", "plur"})
     return form.word if form else None
 
@@ -287,12 +289,16 @@ def ru_wh_question(sentence: str) -> tuple[str | None, str]:
             start, end, verb_at = start - cut, end - cut, verb_at
         if not any(x.endswith(",") for x in words[:verb_at]) and words[0].lower() not in _PREPOSITIONS \
                 and start > verb_at and _invertible(words, verb_at):
-            # the verb after the question phrase, as a person asks: "Сколько месяцев действует гарантия …?"
-            subject = words[:verb_at]
+            # the verb after the question phrase, as a person asks: "Сколько месяцев действует гарантия …?";
+            # a "не" before it and a modal's infinitive after it move with it: "не должны превышать"
+            first, last = _verb_group(words, verb_at, start)
+            subject = words[:first]
+            if not subject:
+                return None, "prose_no_question_form"
             if not morph.is_proper(subject[0].strip(",")) and not morph.is_abbreviation(subject[0].strip(",")):
                 subject[0] = morph.lower_first(subject[0])
-            subject[-1] = subject[-1].rstrip(",") if not words[verb_at + 1:start] + words[end:] else subject[-1]
-            words = [words[verb_at]] + subject + words[verb_at + 1:]
+            subject[-1] = subject[-1].rstrip(",") if not words[last:start] + words[end:] else subject[-1]
+            words = words[first:last] + subject + words[last:]
             start, end, verb_at = start, end, 0
         rest = words[:start] + words[end:]
         if not rest or any(x.endswith(",") for x in words[start:end - 1]):
@@ -313,6 +319,23 @@ def ru_wh_question(sentence: str) -> tuple[str | None, str]:
 
 
 _LIMIT_OPS = ("не более", "не менее", "более", "менее", "свыше", "до", "от")
+
+
+_MODALS = {"должный", "мочь", "обязанный"}
+
+
+def _verb_group(words: list[str], verb_at: int, limit: int) -> tuple[int, int]:
+    """``(first, last)``: the verb with a "не" before it, and after a modal ("должны", "может") its "не" and
+    infinitive, never reaching ``limit`` (the question phrase): "не должны превышать", "должны не превышать"."""
+    first = verb_at - 1 if verb_at > 0 and words[verb_at - 1].lower() == "не" else verb_at
+    last = verb_at + 1
+    verb = _parse(words[verb_at])
+    if verb is not None and verb.normal_form in _MODALS:
+        k = last + (1 if last < limit and words[last].lower() == "не" else 0)
+        infinitive = _parse(words[k]) if k < limit else None
+        if infinitive is not None and infinitive.tag.POS == "INFN":
+            last = k + 1
+    return first, last
 
 
 def _invertible(words: list[str], verb_at: int) -> bool:

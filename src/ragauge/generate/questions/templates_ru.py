@@ -88,12 +88,17 @@ def doc_head(title: str) -> str:
     return morph.lower_first(" ".join(head))
 
 
+def _costs(item: str) -> str:
+    """«стоит» or, for a plural item («погрузочно-разгрузочные работы»), «стоят»."""
+    return "стоят" if str(morph.gender_number(item)) == "plur" else "стоит"
+
+
 def table_value(fact: Fact) -> list[tuple[str, str, str, tuple[str, ...]]]:
     """Questions about one table row: price (plain and paraphrased) or another numeric column."""
     item = _item(fact)
     out = []
     if fact.extras.get("price"):
-        out.append((f"Сколько стоит {item}?", amount(fact), "table_price", ()))
+        out.append((f"Сколько {_costs(item)} {item}?", amount(fact), "table_price", ()))
         gen = morph.inflect(item, "gent")
         if gen:
             out.append((f"Какова стоимость {gen}?", amount(fact), "table_price_cost_of", ("paraphrase",)))
@@ -124,7 +129,7 @@ def current_edition(fact: Fact, doc_title: str) -> tuple[str, str, str] | None:
     form = "masc" if head and head.startswith("документу «") else morph.gender_number(doc_head(doc_title))
     if not (head and form):
         return None
-    return (f"Сколько по {_CURRENT[form]} {head} стоит {item}?", amount(fact), "version_current_price")
+    return (f"Сколько по {_CURRENT[form]} {head} {_costs(item)} {item}?", amount(fact), "version_current_price")
 
 
 def version_change(old: Fact, new: Fact, doc_title: str) -> tuple[str, str, str] | None:
@@ -222,7 +227,7 @@ def value(fact: Fact) -> tuple[str, str, str] | None:
         return (f"{_WHICH[form]} {subj}?", fact.value, "fact_value")
     percent = bool(_PERCENT.match(fact.value))
     if fact.currency and not percent and not fact.verb.startswith("составля"):
-        return (f"Сколько стоит {subj}?", fact.value, "fact_cost")
+        return (f"Сколько {_costs(subj)} {subj}?", fact.value, "fact_cost")
     if fact.verb.startswith("составля"):  # "Сколько составляет отпуск?" reads as a count: name the attribute
         gen = morph.inflect(subj, "gent")
         if gen and _DURATION.search(fact.value):
