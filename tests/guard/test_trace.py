@@ -146,7 +146,7 @@ def test_nan_scores_serialise_as_null():
 def test_module_doctests():
     import doctest
 
-    from ragauge.guard import calibrate, trace
+    from ragauge.guard import thresholds, trace
 
-    for module in (trace, calibrate):
+    for module in (trace, thresholds):
         assert doctest.testmod(module).failed == 0

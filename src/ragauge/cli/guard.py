@@ -1,6 +1,7 @@
-"""``ragauge guard calibrate SAMPLES``: choose the guard's thresholds from labelled samples.
+"""``ragauge guard thresholds SAMPLES``: choose the guard's thresholds from labelled samples (``guard calibrate``
+is the old name of the same command, still accepted).
 
-A thin shell over :mod:`ragauge.guard.calibrate` and :mod:`ragauge.guard.calibration_data`.
+A thin shell over :mod:`ragauge.guard.thresholds` and :mod:`ragauge.guard.threshold_data`.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from typing import Any
 
 
 def register(sub) -> None:
-    p = sub.add_parser("guard", help="tools for the run-time guard (threshold calibration)",
+    p = sub.add_parser("guard", help="tools for the run-time guard (choosing its thresholds)",
                        description="Tools for ragauge.guard, the pipeline contract at run time.")
     gsub = p.add_subparsers(dest="guard_command", metavar="GUARD_COMMAND")
     c = gsub.add_parser(
-        "calibrate",
+        "thresholds", aliases=["calibrate"],
         help="choose the retrieval score threshold (and the grade thresholds) from labelled samples",
         description="Sweep the guard's retrieval score threshold over SAMPLES (contexts with the retriever's "
         "scores, labelled answerable or not) and pick it by --target; print the curve (threshold -> answered "
@@ -70,8 +71,8 @@ def _table(name: str, r: Any, level: float, show_curve: bool) -> str:
 def run_calibrate(args: argparse.Namespace) -> int:
     from ..data import load
     from ..errors import ExitCode
-    from ..guard.calibrate import calibrate_threshold, parse_target
-    from ..guard.calibration_data import grade_values, retrieval_data
+    from ..guard.thresholds import calibrate_threshold, parse_target
+    from ..guard.threshold_data import grade_values, retrieval_data
 
     target = parse_target(args.target)
     samples = load(args.samples)

@@ -7,7 +7,7 @@
 
 Adapters (optional extras): ``ragauge.guard.adapters.langchain`` / ``.llamaindex``. Tracing:
 ``Guard(..., trace=ListSink() | "trace.jsonl" | callable)`` or :func:`set_default_sink`. Threshold
-calibration: ``ragauge.guard.calibrate.calibrate_threshold`` and ``ragauge guard calibrate``.
+calibration: ``ragauge.guard.thresholds.calibrate_threshold`` and ``ragauge guard thresholds``.
 """
 
 from .guard import DEFAULT_GRADE_THRESHOLDS, POST_CHECKS, Guard

@@ -17,7 +17,7 @@ The score handed to the guard is ``score = sigmoid(a * hybrid + b)``: a calibrat
 the chunk is relevant to the question, fitted (:func:`fit_logistic`) on the retriever's top-5
 candidates of labelled questions. So ``score_threshold=0.7`` reads "keep chunks that are at least
 70 % likely relevant". The shipped ``a, b`` come from the demo (``score_calibration.json``); refit them
-on your own labels with :func:`ragauge.rag.calibrate.fit_score_calibration`.
+on your own labels with :func:`ragauge.rag.fit.fit_score_calibration`.
 
 >>> round(float(hybrid(0.5, 0.2, alpha=0.3)), 3)
 0.29

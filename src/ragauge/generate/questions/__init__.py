@@ -3,6 +3,6 @@
 from __future__ import annotations
 
 from ragauge.generate.questions.generate import chunk_language, generate_questions, summarize
-from ragauge.generate.questions.noise import wrong_layout
+from ragauge.generate.questions.typos import wrong_layout
 
 __all__ = ["chunk_language", "generate_questions", "summarize", "wrong_layout"]

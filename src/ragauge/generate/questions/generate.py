@@ -28,7 +28,7 @@ from ragauge.errors import ConfigError, InputError
 from ragauge.generate.case import GoldenCase
 from ragauge.generate.chunking import Chunk
 from ragauge.generate.documents import Document
-from ragauge.generate.questions import build, coverage, morph, noise, paraphrase, verify
+from ragauge.generate.questions import build, coverage, morph, paraphrase, typos, verify
 from ragauge.generate.questions.balance import cover_first, interleave_by_document, select
 from ragauge.generate.questions.candidate import Candidate
 from ragauge.generate.questions.dedup import NearDuplicateFilter
@@ -122,7 +122,7 @@ def _variants(bases: list[Candidate], budget_noise: int, budget_para: int, rng: 
     out: list[tuple[Candidate, int]] = []
     order = [i for i, c in enumerate(bases) if c.expected_behaviour == "answer"]
     rng.shuffle(order)
-    kinds = list(noise.KINDS)
+    kinds = list(typos.KINDS)
     k = 0
     for i in order:
         if sum(1 for v, _ in out if "badly_formulated" in v.slices) >= budget_noise:
@@ -131,7 +131,7 @@ def _variants(bases: list[Candidate], budget_noise: int, budget_para: int, rng: 
         for _ in range(len(kinds)):
             kind = kinds[k % len(kinds)]
             k += 1
-            text = noise.noisy(base.question, base.lang, kind, rng)
+            text = typos.noisy(base.question, base.lang, kind, rng)
             if text and text.casefold() not in taken:
                 taken.add(text.casefold())
                 out.append((Candidate(text, base.reference, base.chunks, base.type,

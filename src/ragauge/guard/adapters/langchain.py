@@ -98,7 +98,7 @@ def _relevance_missing(source: Any) -> ConfigError:
         f"the vector store {type(source).__name__} defines no relevance scale "
         "(similarity_search_with_relevance_scores is not implemented); pass scores='raw' to use "
         "similarity_search_with_score on the store's own scale (it must be higher-is-better, e.g. cosine "
-        "similarity; calibrate the threshold with `ragauge guard calibrate`)")
+        "similarity; calibrate the threshold with `ragauge guard thresholds`)")
 
 
 def langchain_retriever(source: Any = None, *, scores: str = "relevance", score_keys: Sequence[str] = SCORE_KEYS,

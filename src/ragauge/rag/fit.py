@@ -10,7 +10,7 @@
 
 Reproduce the shipped ``score_calibration.json`` (fitted on the demo)::
 
-    python -m ragauge.rag.calibrate --write
+    python -m ragauge.rag.fit --write
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .kb import read_kb_jsonl
     from .scoring import ScoreCalibration as Cal
 
-    parser = argparse.ArgumentParser(prog="python -m ragauge.rag.calibrate", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m ragauge.rag.fit", description=__doc__.split("\n")[0])
     parser.add_argument("--kb", default=None, help="kb.jsonl (default: the demo's)")
     parser.add_argument("--samples", default=None, help="labelled questions (default: the demo's)")
     parser.add_argument("-k", type=int, default=5)

@@ -12,8 +12,8 @@ import pytest
 from ragauge.data import load
 from ragauge.errors import ConfigError, InputError, RagaugeError
 from ragauge.guard import Guard
-from ragauge.guard.calibrate import Target, calibrate_threshold, parse_target
-from ragauge.guard.calibration_data import answerable, best_score, retrieval_data
+from ragauge.guard.thresholds import Target, calibrate_threshold, parse_target
+from ragauge.guard.threshold_data import answerable, best_score, retrieval_data
 
 DEMO = Path(__file__).resolve().parents[2] / "src" / "ragauge" / "demo" / "data" / "samples.jsonl"
 
@@ -161,7 +161,7 @@ def _cli(argv):
 
 
 def test_cli_json_and_table(capsys):
-    assert _cli(["guard", "calibrate", str(DEMO), "--skip-unlabelled", "--format", "json", "--resamples", "100",
+    assert _cli(["guard", "thresholds", str(DEMO), "--skip-unlabelled", "--format", "json", "--resamples", "100",
                  "--target", "false_answer<=0.5"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["score_threshold"]["point"]["false_answer_rate"] <= 0.5
