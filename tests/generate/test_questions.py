@@ -13,7 +13,7 @@ from ragauge.errors import ConfigError, InputError
 from ragauge.generate import GoldenCase, SLICES, TYPES, chunk, load_folder
 from ragauge.generate.questions import generate_questions
 from ragauge.generate.questions.dedup import NearDuplicateFilter, question_key
-from ragauge.generate.questions.noise import EN_TO_RU, RU_TO_EN, noisy, strip_punctuation, wrong_layout
+from ragauge.generate.questions.typos import EN_TO_RU, RU_TO_EN, noisy, strip_punctuation, wrong_layout
 
 pytest.importorskip("docx", reason="python-docx is needed to write the DOCX of the corpus")
 pytest.importorskip("openpyxl", reason="openpyxl is needed to write the XLSX of the corpus")

@@ -76,7 +76,7 @@ def test_years_are_counted_as_let() -> None:
 def test_plural_price_questions_have_colloquial_variants() -> None:
     import random
 
-    from ragauge.generate.questions.noise import colloquial
+    from ragauge.generate.questions.typos import colloquial
 
     assert colloquial("Сколько стоят малярные работы?", "ru", random.Random(0)) is not None
 

@@ -103,11 +103,11 @@ def test_a_saved_index_refuses_another_embedding_model(demo_rag, tmp_path):
 
 
 def test_shipped_calibration_is_what_the_documented_command_fits(demo_rag):
-    # `python -m ragauge.rag.calibrate --write` on the demo must reproduce score_calibration.json.
+    # `python -m ragauge.rag.fit --write` on the demo must reproduce score_calibration.json.
     import ragauge
     from ragauge.demo import samples_path
     from ragauge.rag import default_calibration
-    from ragauge.rag.calibrate import fit_score_calibration
+    from ragauge.rag.fit import fit_score_calibration
 
     samples = [s for s in ragauge.load(str(samples_path())) if "~" not in s.id]
     cal, report = fit_score_calibration(demo_rag.index, samples, k=5)

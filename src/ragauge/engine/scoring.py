@@ -9,7 +9,7 @@ call. The judge's provenance is stamped on every judge metric's column once the 
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 from ..data.schema import Sample
 from ..metrics.column import ScoreColumn
@@ -39,10 +39,10 @@ def score_columns(specs: Sequence[MetricSpec], samples: Sequence[Sample], judge:
     plans: list[Plan[dict[str, ScoreColumn]]] = []
     judged: list[str] = []
     for step, (family, fspecs) in enumerate(groups.items()):
-        result = compute_function(family)(fspecs, samples)
+        result: Any = compute_function(family)(fspecs, samples)
         if inspect.isgenerator(result):  # a judge family: it runs below, with the others
-            plans.append(result)
-            judged += [s.name for s in fspecs]
+            plans.append(cast(Plan[dict[str, ScoreColumn]], result))
+            judged += [s.name for s in fspecs if s.judge]  # tool_correctness rides in a judge family unjudged
             continue
         if progress:
             progress(family, step, len(groups))
@@ -52,8 +52,9 @@ def score_columns(specs: Sequence[MetricSpec], samples: Sequence[Sample], judge:
             progress("judge", len(groups) - 1, len(groups))
         for got in run_plan(together(plans), judge.answer if judge is not None else None):
             columns.update(got)
-        if judge is not None:
-            prov = judge.provenance().to_dict()
+        prov_of = judge.provenance() if judge is not None else None
+        if prov_of is not None:  # a hand-written judge object may have none
+            prov = prov_of.to_dict()
             for name in judged:
                 if columns[name].provenance is None:
                     columns[name].provenance = prov

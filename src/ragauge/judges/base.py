@@ -205,7 +205,9 @@ class MethodsJudge(JudgeBase):
         return super().answer(requests)
 
     def provenance(self) -> Any:
-        return self._method("provenance")()
+        """The object's provenance, or ``None`` when it has no ``provenance()`` (its columns carry no stamp)."""
+        method = getattr(self.inner, "provenance", None)
+        return method() if callable(method) else None
 
     def usage_report(self) -> dict[str, Any] | None:
         method = getattr(self.inner, "usage_report", None)

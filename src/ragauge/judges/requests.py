@@ -34,8 +34,11 @@ class Request:
         return None
 
 
-def _claim_texts(claims: Sequence[Any]) -> tuple[str, ...]:
-    return tuple(c if isinstance(c, str) else str(getattr(c, "text", c)) for c in claims)
+def _claim_ids(claims: Sequence[Any]) -> tuple[tuple[str, Any, Any], ...]:
+    """What a claim list is known by: each claim's text *and* offsets (the same sentence at another place
+    of another answer is another claim: its verdict carries its own offsets)."""
+    return tuple((c, None, None) if isinstance(c, str) else
+                 (str(getattr(c, "text", c)), getattr(c, "start", None), getattr(c, "end", None)) for c in claims)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -64,11 +67,14 @@ class Behaviour(Request):
 class Claims(Request):
     """The atomic claims of ``text`` (objects with ``text``, ``start``, ``end``). ``unit="facts"``: claims
     cut so that each states its own number (what answer correctness counts; a judge without finer units
-    gives its claims). Reply: ``list`` of claims (empty: nothing checkable)."""
+    gives its claims). ``role`` says which field of the sample the text is (``answer``, ``reference``, or
+    another), so a judge that asks for several texts of a sample at once words its call the same way
+    whatever order the metrics were named in. Reply: ``list`` of claims (empty: nothing checkable)."""
 
     text: str
     lang: str | None = None
     unit: Literal["claims", "facts"] = "claims"
+    role: Literal["answer", "reference", "other"] = "other"
 
     def key(self) -> tuple[Any, ...]:
         return ("claims", self.text, self.lang, self.unit)
@@ -83,7 +89,7 @@ class Verify(Request):
     lang: str | None = None
 
     def key(self) -> tuple[Any, ...]:
-        return ("verify", _claim_texts(self.claims), tuple(self.sources), self.lang)
+        return ("verify", _claim_ids(self.claims), tuple(self.sources), self.lang)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -98,7 +104,7 @@ class Agree(Request):
     lang: str | None = None
 
     def key(self) -> tuple[Any, ...]:
-        return ("agree", _claim_texts(self.claims), self.other, self.question, self.lang)
+        return ("agree", _claim_ids(self.claims), self.other, self.question, self.lang)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -96,8 +96,10 @@ def _correctness(samples: Sequence[Sample], langs: Sequence[str | None], names: 
     ref_refuse = [bool(r.value) for r in declined[len(todo):]]
     # facts: claims cut so that each states its own number (a judge without them gives its claims)
     both = [j for j in range(len(todo)) if not ans_refuse[j] and not ref_refuse[j]]
-    units = yield ([Claims(text=ans[j], lang=lg[j], unit="facts", sample=ids[j], metrics=names) for j in both]
-                   + [Claims(text=ref[j], lang=lg[j], unit="facts", sample=ids[j], metrics=names) for j in both])
+    units = yield ([Claims(text=ans[j], lang=lg[j], unit="facts", role="answer", sample=ids[j], metrics=names)
+                    for j in both]
+                   + [Claims(text=ref[j], lang=lg[j], unit="facts", role="reference", sample=ids[j], metrics=names)
+                      for j in both])
     ans_claims = dict(zip(both, units[:len(both)]))
     ref_claims = dict(zip(both, units[len(both):]))
     pairs = []

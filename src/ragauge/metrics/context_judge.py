@@ -60,8 +60,8 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Plan[dict
         refusals[i] = bool(r.value)
     asked = [i for i in judged if not refusals[i]]
     claims: list[Reply] = [Reply([])] * n
-    for i, reply in zip(asked, (yield [Claims(text=texts[i], lang=langs[i], sample=samples[i].id, metrics=names)
-                                       for i in asked])):
+    for i, reply in zip(asked, (yield [Claims(text=texts[i], lang=langs[i], role=basis[i] or "other",  # type: ignore[arg-type]
+                                              sample=samples[i].id, metrics=names) for i in asked])):
         claims[i] = reply
     prec: list[float | None] = [None] * n
     rec: list[float | None] = [None] * n

@@ -86,14 +86,18 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Plan[dict
                       + [Refusal(text=t, lang=x, sample=d, metrics=names) for t, x, d in zip(ref, lg, ids)])
     ans_refuse = [bool(r.value) for r in declined[:len(todo)]]
     ref_refuse = [bool(r.value) for r in declined[len(todo):]]
+    # no claims of a reference that declines (nothing to score) nor of an answer that declines (recall 0)
     asked = [j for j in range(len(todo)) if not ref_refuse[j]]
-    found = yield ([Claims(text=ans[j], lang=lg[j], sample=ids[j], metrics=names) for j in asked]
-                   + [Claims(text=ref[j], lang=lg[j], sample=ids[j], metrics=names) for j in asked])
+    stated = [j for j in asked if not ans_refuse[j]]
+    found = yield ([Claims(text=ans[j], lang=lg[j], role="answer", sample=ids[j], metrics=names) for j in stated]
+                   + [Claims(text=ref[j], lang=lg[j], role="reference", sample=ids[j], metrics=names) for j in asked])
     no_claims: Reply = Reply([])
     ans_claims = [no_claims] * len(todo)
     ref_claims = [no_claims] * len(todo)
+    for m, j in enumerate(stated):
+        ans_claims[j] = found[m]
     for m, j in enumerate(asked):
-        ans_claims[j], ref_claims[j] = found[m], found[len(asked) + m]
+        ref_claims[j] = found[len(stated) + m]
     values: dict[str, list[float | None]] = {}
     reasons: dict[str, list[str | None]] = {}
     for spec in specs:

@@ -57,7 +57,8 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Plan[dict
                       for a, lg, s in zip(answers, langs, samples)]
     reasons = [_reason(s, bool(r.value)) for s, r in zip(samples, refusals)]
     todo = [i for i, r in enumerate(reasons) if r is None]
-    claims = yield [Claims(text=answers[i], lang=langs[i], sample=samples[i].id, metrics=names) for i in todo]
+    claims = yield [Claims(text=answers[i], lang=langs[i], role="answer", sample=samples[i].id, metrics=names)
+                    for i in todo]
     asked = [(i, c) for i, c in zip(todo, claims) if c.unscored is None and c.value]
     verdicts = yield [Verify(claims=c.value, sources=samples[i].context_texts, lang=langs[i], sample=samples[i].id,
                              metrics=names) for i, c in asked]

@@ -11,17 +11,17 @@ import difflib
 import importlib
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..errors import UnknownMetricError
-from .column import ScoreColumn
 from .spec import MetricSpec
 
-#: ``compute(specs, samples, *, judge=...)`` of a family module
-ComputeFunction = Callable[..., dict[str, ScoreColumn]]
+#: ``compute(specs, samples)`` of a family module: the columns (a formula family), or a judge family's plan
+#: (:mod:`ragauge.metrics.plan`) that yields requests and returns the columns
+ComputeFunction = Callable[..., Any]
 
 # Modules that define metric families; each has DEFINITIONS (list of MetricDef) and
-# compute(specs, samples, *, judge=None) -> dict[str, ScoreColumn].
+# compute(specs, samples) -> dict[str, ScoreColumn] | Plan[dict[str, ScoreColumn]].
 FAMILY_MODULES = ("ranking", "context_ids", "operational", "faithfulness", "answer", "context_judge", "noise", "toxicity",
                  "context_relevance", "citations", "diagnostics", "answerability", "agent", "taxonomy",
                  "behaviour")

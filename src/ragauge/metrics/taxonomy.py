@@ -171,7 +171,7 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Plan[dict
     base_reason = ["no answer" if not a.strip() else "refusal: the answer declines to answer" if r.value else None
                    for a, r in zip(answers, refusals)]
     todo = [i for i in range(n) if base_reason[i] is None]
-    claims = dict(zip(todo, (yield [Claims(text=answers[i], lang=langs[i], sample=samples[i].id, metrics=names)
+    claims = dict(zip(todo, (yield [Claims(text=answers[i], lang=langs[i], role="answer", sample=samples[i].id, metrics=names)
                                     for i in todo])))
     batch = _Batch(samples, names)
     pairs: dict[int, dict[int, list[int]]] = {}

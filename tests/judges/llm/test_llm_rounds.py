@@ -82,7 +82,7 @@ def test_five_metrics_in_at_most_four_calls_per_sample_and_same_values(fake, stu
     plain = ragauge.evaluate(samples, metrics=FIVE, profile=None, judge=Unmerged(_judge(fake, stub_offline)),
                              n_resamples=50)
     plain_calls = len(fake.requests) - before
-    assert plain_calls > calls  # 6 per full sample unmerged
+    assert plain_calls > calls  # 7 per full sample unmerged
     got, want = _values(planned), _values(plain)
     for m in FIVE:
         for a, b in zip(got[m], want[m]):
@@ -122,3 +122,28 @@ def test_dry_run_plans_the_merged_calls(fake, stub_offline):
     assert not fake.requests
     assert j.plan.calls == 6, j.plan.to_dict()
     assert j.plan.by_prompt == {"claims_pair.en@2": 2, "verify_multi.en@2": 2, "questions.en@2": 2}
+
+
+def test_the_paired_claims_call_is_worded_the_same_whatever_order_the_metrics_are_named_in(fake, stub_offline):
+    sample = _samples(3)[:1]
+    prompts = []
+    for metrics in (["context_recall", "faithfulness"], ["faithfulness", "context_recall"]):
+        before = len(fake.requests)
+        ragauge.evaluate(sample, metrics=metrics, profile=None, judge=_judge(fake, stub_offline), n_resamples=50)
+        prompts.append([r["messages"][-1]["content"] for r in fake.requests[before:]])
+    assert prompts[0] == prompts[1]
+    answer, reference = sample[0]["answer"], sample[0]["reference"]
+    pair = prompts[0][0]
+    assert answer in pair and reference in pair and pair.index(answer) < pair.index(reference)
+
+
+def test_each_call_serves_the_metrics_that_asked_for_its_text(fake, stub_offline):
+    row = {**_samples(3)[0], "expected_outcome": FACTS_EN[2]}
+    res = ragauge.evaluate([row], metrics=["faithfulness", "context_recall", "task_completion"], profile=None,
+                           judge=_judge(fake, stub_offline), n_resamples=50)
+    usage = res.to_dict()["usage"]
+    # the answer's and the reference's claims in one call shared by the two metrics that asked for them;
+    # the expected outcome's facts in a call of its own, task completion's alone
+    assert usage["by_metric"]["task_completion"]["calls"] == 1
+    assert usage["by_prompt"]["claims_pair"]["calls"] == 1 and usage["by_prompt"]["claims"]["calls"] == 1
+    assert any(set(b["metrics"]) == {"context_recall", "faithfulness"} for b in usage["shared"].values())

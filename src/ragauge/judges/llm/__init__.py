@@ -3,7 +3,7 @@
 Modules: ``config`` (LLMConfig, env vars, spec strings), ``client`` (async HTTP, retries, rate
 limits, structured output), ``parse`` (strict reply parsing), ``cache`` (SQLite reply cache),
 ``prompts`` (versioned prompt files), ``budget`` (limits, spend, dry-run plan), ``spans`` (quotes ->
-offsets), ``outcome`` (unscored markers), ``judge`` (LLMJudge), ``prefetch`` (its up-front call plan),
+offsets), ``outcome`` (unscored markers), ``judge`` (LLMJudge), ``rounds`` (a round of requests in the fewest calls),
 ``usage`` (calls/tokens/cost per metric), ``cascade`` (CascadeJudge: offline verifier first, uncertain
 claims to the LLM). Importing this package loads only the standard library and numpy; see docs/llm-judge.md.
 """

@@ -360,7 +360,7 @@ class LLMJudge(JudgeBase):
                 checks.append((i, r.claims, list(r.sources), r.lang, ""))
             elif isinstance(r, Agree):
                 checks.append((i, r.claims, [r.other], r.lang, "verify"))
-        groups: dict[str, tuple[list[Any], set[str]]] = {}
+        groups: dict[str, list[Any]] = {}  # sample -> its verify items
         for i, c, sources, lang, via in checks:
             if not c:
                 out[i] = Reply([], None, via)
@@ -368,14 +368,13 @@ class LLMJudge(JudgeBase):
                 out[i] = Reply([ClaimVerdict(t, *offsets(x), UNSUPPORTED, 0.0, None, "no sources to check against")
                                 for t, x in zip((_claim_text(x) for x in c), c)], None, via)
             else:
-                items, metrics = groups.setdefault(requests[i].sample, ([], set()))
-                items.append((c, sources, lang))
-                metrics.update(requests[i].metrics)
+                groups.setdefault(requests[i].sample, []).append((c, sources, lang, set(requests[i].metrics)))
         if groups:
-            verdicts = answer_verify(self, list(groups.values()))
+            order = list(groups)
+            verdicts = dict(zip(order, answer_verify(self, [groups[k] for k in order])))
             for i, c, sources, lang, via in checks:
                 if out[i] is None:
-                    out[i] = _reply(verdicts[item_key(c, sources, lang)], via)
+                    out[i] = _reply(verdicts[requests[i].sample][item_key(c, sources, lang)], via)
         relevance = [i for i, r in enumerate(requests) if isinstance(r, Relevance)]
         by_metrics: dict[tuple[str, ...], list[int]] = {}
         for i in relevance:

@@ -54,7 +54,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                 "reason": {"type": "string"},
             }}}},
     },
-    "claims_pair": {  # the answer's and the reference's claims in one call (LLMJudge.prefetch)
+    "claims_pair": {  # the answer's and the reference's claims in one call (LLMJudge.answer, rounds.py)
         "type": "object", "additionalProperties": False, "required": ["answer_claims", "reference_claims"],
         "properties": {"answer_claims": {"type": "array", "items": {"type": "string"}},
                        "reference_claims": {"type": "array", "items": {"type": "string"}}},

@@ -2,9 +2,9 @@
 
 Per sample, whatever metrics asked:
 
-1. **claims**: the sample's texts whose claims were asked (an answer and its reference, typically) in
-   **one** call (``claims_pair.LANG``) when there are two in one language, else one ``claims.LANG`` call
-   per text;
+1. **claims**: the sample's first two texts whose claims were asked (its answer and its reference,
+   in that order whatever order the metrics were named in) in **one** call (``claims_pair.LANG``) when
+   they are in one language, any other text in its own ``claims.LANG`` call;
 2. **verification**: every claim list of the sample checked against the union of its sources in **one**
    call (``verify_multi.LANG``, one finding per source that decides each claim), so "all contexts
    together" (context recall) and "each context alone" (context precision) come from the same findings;
@@ -33,17 +33,20 @@ _GROUP = {"en": "Claims -- check each against sources {nums}:", "ru": "Утве�
 #: Above this many estimated prompt tokens a sample's merged verification is split, one call per claim list.
 MERGED_VERIFY_MAX_TOKENS = 6000
 
-#: a verify item: (claims, sources, lang)
-Item = tuple[Sequence[Any], list[str], str]
-#: what a verify item is known by: (claim texts, sources, lang)
-ItemKey = tuple[tuple[str, ...], tuple[str, ...], str]
+#: a verify item: (claims, sources, lang, the metrics it serves)
+Item = tuple[Sequence[Any], list[str], str | None, set[str]]
+#: what a verify item is known by: (claim texts, claim offsets, sources, lang)
+ItemKey = tuple[tuple[str, ...], tuple[Any, ...], tuple[str, ...], str]
+#: a sample's texts asked in this order, whatever order the metrics were named in
+_ROLE_ORDER = {"answer": 0, "reference": 1}
 
 
 def item_key(claims: Sequence[Any], sources: Sequence[str], lang: str | None) -> ItemKey:
     from .judge import _claim_text, _lang
 
     texts = tuple(_claim_text(c) for c in claims)
-    return texts, tuple(sources), _lang(lang, " ".join(texts))
+    spans = tuple((getattr(c, "start", None), getattr(c, "end", None)) for c in claims)
+    return texts, spans, tuple(sources), _lang(lang, " ".join(texts))
 
 
 def by_sample(requests: Sequence[Request]) -> dict[str, list[int]]:
@@ -59,72 +62,81 @@ def metrics_of(requests: Sequence[Request]) -> set[str]:
 
 def answer_claims(judge: Any, requests: Sequence[Claims]) -> dict[tuple[str, str], Any]:
     """Claims of every text in ``requests``, per sample in one call where it can: ``(text, lang) -> claims``
-    (located :class:`~.verdicts.LLMClaim` objects, ``[]`` for an empty text, or an ``UnscoredList``)."""
+    (located :class:`~.verdicts.LLMClaim` objects, ``[]`` for an empty text, or an ``UnscoredList``). A
+    sample's answer is asked first, then its reference (the ``claims_pair`` prompt's two slots); each call
+    serves the metrics that asked for its texts."""
     from .judge import _SENTENCE, _lang, _located
 
     got: dict[tuple[str, str], Any] = {}
-    plans: list[tuple[list[tuple[str, str]], set[str]]] = []
+    plans: list[list[tuple[tuple[str, str], set[str]]]] = []
     for idx in by_sample(requests).values():
-        keys: list[tuple[str, str]] = []
+        asked: dict[tuple[str, str], tuple[int, set[str]]] = {}
         for i in idx:
-            text = requests[i].text
-            key = (text, _lang(requests[i].lang, text))
-            if not text.strip():
+            r = requests[i]
+            key = (r.text, _lang(r.lang, r.text))
+            if not r.text.strip():
                 got[key] = []
-            elif key not in keys:
-                keys.append(key)
-        if keys:
-            plans.append((keys, metrics_of([requests[i] for i in idx])))
+                continue
+            rank, metrics = asked.setdefault(key, (_ROLE_ORDER.get(r.role, 2), set()))
+            asked[key] = (min(rank, _ROLE_ORDER.get(r.role, 2)), metrics | set(r.metrics))
+        if asked:
+            order = sorted(asked, key=lambda k: asked[k][0])  # stable: first asked first within a role
+            plans.append([(k, asked[k][1]) for k in order])
 
-    async def sample(keys: list[tuple[str, str]], metrics: set[str]) -> None:
-        with serving(metrics):
-            if len(keys) == 2 and keys[0][1] == keys[1][1]:
-                (a, lang), (r, _) = keys
+    async def sample(keys: list[tuple[tuple[str, str], set[str]]]) -> None:
+        if len(keys) >= 2 and keys[0][0][1] == keys[1][0][1]:  # the first two (answer, reference) in one call
+            ((a, lang), m_a), ((r, _), m_r) = keys[:2]
+            with serving(m_a | m_r):
                 ph = ([x for x in _SENTENCE.split(a.strip()) if x], [x for x in _SENTENCE.split(r.strip()) if x])
                 pair = await judge._ask("claims_pair", lang, {"answer": a, "reference": r},
                                         shape=pair_claims_shape, allow_truncated=False,
                                         est_completion=estimate_tokens(a) + estimate_tokens(r) + 32, placeholder=ph)
-                if isinstance(pair, Unscored):
-                    got[keys[0]] = got[keys[1]] = UnscoredList(pair)
-                else:
-                    got[keys[0]], got[keys[1]] = _located(pair[0], a), _located(pair[1], r)
-                return
-            for key in keys:
-                if key in got:
-                    continue
-                text, lang = key
+            if isinstance(pair, Unscored):
+                got[keys[0][0]] = got[keys[1][0]] = UnscoredList(pair)
+            else:
+                got[keys[0][0]], got[keys[1][0]] = _located(pair[0], a), _located(pair[1], r)
+            keys = keys[2:]
+        for key, metrics in keys:
+            if key in got:
+                continue
+            text, lang = key
+            with serving(metrics):
                 one = await judge._ask("claims", lang, {"text": text}, shape=claims_shape, allow_truncated=True,
                                        est_completion=estimate_tokens(text) + 16,
                                        placeholder=[x for x in _SENTENCE.split(text.strip()) if x])
-                got[key] = _located(one, text)
+            got[key] = _located(one, text)
 
-    judge._run(lambda: judge._gather([sample(keys, metrics) for keys, metrics in plans]))
+    judge._run(lambda: judge._gather([sample(keys) for keys in plans]))
     return got
 
 
-def answer_verify(judge: Any, groups: Sequence[tuple[list[Item], set[str]]]) -> dict[ItemKey, Any]:
-    """Each group (one sample's verify items and the metrics they serve) in one merged call:
-    ``item key -> verdicts`` (or an ``UnscoredList``)."""
-    got: dict[ItemKey, Any] = {}
+def answer_verify(judge: Any, groups: Sequence[list[Item]]) -> list[dict[ItemKey, Any]]:
+    """Each group (one sample's verify items) in one merged call: per group, ``item key -> verdicts`` (or an
+    ``UnscoredList``). Kept per group: two samples may hold the same claims against the same sources."""
+    got: list[dict[ItemKey, Any]] = [{} for _ in groups]
 
-    async def one(items: list[Item], metrics: set[str]) -> None:
-        with serving(metrics):
-            got.update(await verify_merged(judge, items))
+    async def one(k: int) -> None:
+        got[k] = await verify_merged(judge, groups[k])
 
-    judge._run(lambda: judge._gather([one(items, metrics) for items, metrics in groups if items]))
+    judge._run(lambda: judge._gather([one(k) for k in range(len(groups)) if groups[k]]))
     return got
 
 
 async def verify_merged(judge: Any, items: Sequence[Item]) -> dict[ItemKey, Any]:
-    """One ``verify_multi`` call for one sample's items (two when too large): ``item key -> verdicts``."""
+    """One ``verify_multi`` call for one sample's items (two when too large): ``item key -> verdicts``. The
+    claim lists go into the prompt in a fixed order (by their texts), whatever order the metrics asked in;
+    each call serves the metrics of the claim lists it holds."""
+    items = sorted(items, key=lambda it: (item_key(it[0], it[1], it[2])[0], tuple(it[1])))
     lists: dict[tuple[str, ...], tuple[Sequence[Any], list[str]]] = {}  # claim texts -> (claims, sources)
+    serves: dict[tuple[str, ...], set[str]] = {}
     keys = []
-    for claims, sources, lang in items:
+    for claims, sources, lang, metrics in items:
         keys.append(item_key(claims, sources, lang))
         texts = keys[-1][0]
+        serves.setdefault(texts, set()).update(metrics)
         _, union = lists.setdefault(texts, (claims, []))
         union += [x for x in sources if x not in union]
-    lang = keys[0][2]
+    lang = keys[0][3]
 
     def render(part: list[tuple[str, ...]]) -> tuple[list[str], str, str, str]:
         """``(union, sources block, claims block, tag)`` for the claim lists in ``part``."""
@@ -154,9 +166,10 @@ async def verify_merged(judge: Any, items: Sequence[Item]) -> dict[ItemKey, Any]
         union, sources_block, claims_block, tag = render(part)
         n_claims = sum(len(t) for t in part)
         values = {"sources": sources_block, "claims": claims_block, "tag": tag}
-        got = await judge._ask("verify_multi", lang, values, shape=findings_shape(n_claims, len(union)),
-                              allow_truncated=False, est_completion=40 * n_claims + 30 * len(union),
-                              placeholder=None)
+        with serving(set().union(*(serves[t] for t in part))):
+            got = await judge._ask("verify_multi", lang, values, shape=findings_shape(n_claims, len(union)),
+                                   allow_truncated=False, est_completion=40 * n_claims + 30 * len(union),
+                                   placeholder=None)
         at = 0
         for texts in part:
             results[texts] = got if got is None or isinstance(got, Unscored) else (union, got[at:at + len(texts)])
@@ -164,7 +177,7 @@ async def verify_merged(judge: Any, items: Sequence[Item]) -> dict[ItemKey, Any]
 
     await asyncio.gather(*(ask(p) for p in parts))
     out: dict[ItemKey, Any] = {}
-    for (claims, sources, _), key in zip(items, keys):
+    for (claims, sources, _, _), key in zip(items, keys):
         texts = key[0]
         got = results[texts]
         if isinstance(got, Unscored):
