@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/scale.py                  # 10k offline faithfulness + block overhead
     .venv/bin/python benchmarks/scale.py --n 2000 --overhead-n 100000
+    .venv/bin/python benchmarks/scale.py --cli 10000,100000   # `ragauge eval --engine ray --shards` end to end
 
 Each measurement runs in a fresh process (``--one``), so the driver's peak RSS (``ru_maxrss``) is that
 mode's alone. Modes: ``local`` (``engine.evaluate._score`` over ``data.load``), ``ray1``/``ray2`` (the Ray
@@ -76,8 +77,15 @@ def one(mode: str, path: str, metrics: list[str], batch: int) -> dict:
     t0 = time.perf_counter()
     if mode == "local":
         from ragauge.data import load
-        from ragauge.engine.evaluate import _score
         from ragauge.judges.base import get_judge
+
+        try:
+            from ragauge.engine.scoring import score_columns
+
+            def _score(specs, samples, judge, progress):  # noqa: ANN001 - the engine's one scoring step
+                return score_columns(specs, samples, judge, progress)
+        except ImportError:  # before engine/scoring.py existed
+            from ragauge.engine.evaluate import _score
 
         samples = load(path)
         judge = get_judge("offline") if judged else None
@@ -135,12 +143,49 @@ def measure(mode: str, path: Path, small: Path, metrics: list[str], batch: int) 
             "work_ms_per_block": round(1000 * big["worker_seconds"] / big["blocks"], 1)}
 
 
+def cli_run(path: Path, metrics: list[str], workers: int, folder: Path) -> dict:
+    """``ragauge eval PATH --engine ray --shards DIR`` end to end in a subprocess: wall time and the driver's
+    own peak RSS (``VmHWM`` of that process, polled; the Ray workers are other processes)."""
+    import shutil
+
+    shards, out = folder / f"shards-{path.stem}", folder / f"out-{path.stem}"
+    for d in (shards, out):
+        shutil.rmtree(d, ignore_errors=True)
+    cmd = [sys.executable, "-m", "ragauge", "eval", str(path), "--engine", "ray", "--workers", str(workers),
+           "-m", ",".join(metrics), "--profile", "none", "--shards", str(shards), "-o", str(out), "-q"]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, RAY_USAGE_STATS_ENABLED="0"))
+    peak = 0
+    while proc.poll() is None:
+        try:
+            for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peak = max(peak, int(line.split()[1]))
+        except OSError:
+            pass
+        time.sleep(0.2)
+    wall = time.perf_counter() - t0
+    err = proc.stderr.read() if proc.stderr else ""
+    if proc.returncode != 0:
+        raise SystemExit(f"ragauge eval failed ({proc.returncode}):\n{err[-3000:]}")
+    size = sum(f.stat().st_size for f in shards.glob("*.parquet"))
+    return {"mode": "cli --shards", "n": sum(1 for _ in path.open(encoding="utf-8")), "total_s": round(wall, 1),
+            "driver_peak_rss_mb": round(peak / 1024), "shards_mb": round(size / 2**20, 1),
+            "results_json_mb": round((out / "results.json").stat().st_size / 2**20, 1),
+            "stderr_lines": len([ln for ln in err.splitlines() if ln.strip()])}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=10_000, help="samples for the faithfulness runs")
     ap.add_argument("--overhead-n", type=int, default=100_000, help="samples for the retrieval-only runs")
     ap.add_argument("--batch-size", type=int, default=256, help="samples per block")
     ap.add_argument("--modes", default="local,ray1,ray2", help="faithfulness modes to run")
+    ap.add_argument("--cli", metavar="N1,N2", help="only: `ragauge eval --engine ray --shards` end to end at these "
+                    "sizes (driver peak RSS as the input grows)")
+    ap.add_argument("--cli-metrics", default="ndcg@10,recall@10,mrr", help="metrics of the --cli runs")
+    ap.add_argument("--workers", type=int, default=2, help="scoring actors of the --cli runs")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--path", help=argparse.SUPPRESS)
     ap.add_argument("--metrics", default="faithfulness", help=argparse.SUPPRESS)
@@ -151,6 +196,11 @@ def main() -> None:
     folder = Path(tempfile.gettempdir()) / "ragauge-scale-bench"
     folder.mkdir(exist_ok=True)
     results = []
+    if args.cli:
+        for n in (int(x) for x in args.cli.split(",")):
+            r = cli_run(write(n, folder), args.cli_metrics.split(","), args.workers, folder)
+            print(json.dumps({"metrics": args.cli_metrics, **r}), flush=True)
+        return
     if args.n:
         path, small = write(args.n, folder), write(2 * args.batch_size, folder)
         for mode in args.modes.split(","):

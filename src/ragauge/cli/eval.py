@@ -18,7 +18,7 @@ def register(sub) -> None:
         "(or an output file cannot be written), 3 judge unavailable or no verdict, 4 budget exhausted, "
         "70 internal error, 130 interrupted.",
     )
-    p.add_argument("data", help="path to the data file, or 'demo'")
+    p.add_argument("data", help="path to the data file, 'demo', or a ragauge serve database URL (sqlite:///ragauge.db, postgresql+psycopg://...) with --since/--until")
     p.add_argument("--metrics", "-m", help="comma-separated metric names, e.g. ndcg@10,mrr,recall@5 "
                    "(default: the profile's metrics that the data supports)")
     p.add_argument("--profile", "-p", help="threshold profile (default: from ragauge.toml, else 'dashboard'); "
@@ -61,6 +61,13 @@ def register(sub) -> None:
                    "(pip install 'ragauge[ray]'; Ray Data blocks scored by an actor pool; docs/scale.md)")
     p.add_argument("--address", help="with --engine ray: the Ray cluster (auto, ray://HOST:10001; default: a local one)")
     p.add_argument("--workers", type=int, help="with --engine ray: scoring actors (default: one per CPU of the cluster)")
+    p.add_argument("--shards", metavar="DIR", help="with --engine ray: write every sample's scores and artifacts as "
+                   "Parquet shards into DIR (new or empty) as blocks finish; the driver keeps no artifacts")
+    p.add_argument("--since", metavar="TIME", help="DATA is a ragauge serve database URL: score traces received from "
+                   "TIME (ISO date/date-time, UTC without a zone, or unix seconds); --app-name/--app-version filter them")
+    p.add_argument("--until", metavar="TIME", help="with a database URL as DATA: traces received before TIME")
+    p.add_argument("--to-store", action="store_true", help="with a database URL as DATA: write the scores back to "
+                   "it, as ragauge serve's background scorer does (offline judge)")
     p.add_argument("--also", metavar="M1,M2", help="metrics computed besides the default (or --metrics) ones, e.g. "
                    "--also claim_recall,hallucination_taxonomy,context_relevance")
     p.add_argument("--config", help="config file (default: ragauge.toml or pyproject.toml found from here)")
@@ -122,7 +129,7 @@ def _remind_calibration(judge, args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..config import load_config
-    from ..engine import EvalConfig, evaluate
+    from ..engine import EvalConfig
     from ..errors import JudgeError
     from ..errors import ExitCode
     from ..report.common import verdict_line
@@ -143,7 +150,10 @@ def run(args: argparse.Namespace) -> int:
     judge = config.judge
     _remind_calibration(judge, args)
     try:
-        results = evaluate(data, config, progress=_progress(args.quiet))
+        from ..scale.front import evaluate_at_scale  # = evaluate() unless a store, window or shards are given
+
+        results = evaluate_at_scale(data, config, since=args.since, until=args.until, shards=args.shards,
+                                    to_store=args.to_store, progress=_progress(args.quiet))
     except JudgeError as exc:  # no verdict at all (exit 3): still write what was measured and the raw replies
         partial = getattr(exc, "results", None)
         if partial is not None and not args.dry_run:

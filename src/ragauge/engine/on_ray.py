@@ -29,12 +29,23 @@ def _probe(data: Any, cfg: EvalConfig) -> list[Sample]:
     return [] if first is None else read_block(first, field_map=dict(cfg.field_map) if cfg.field_map else None)
 
 
-def evaluate_on_ray(data: Any, cfg: EvalConfig, progress: Callable[[str, int, int], None] | None) -> Results:
+def evaluate_on_ray(data: Any, cfg: EvalConfig, progress: Callable[[str, int, int], None] | None, *,
+                    shards: str | os.PathLike[str] | None = None, to_store: bool = False) -> Results:
+    """``shards``: a new or empty folder; every block's per-sample values, reasons and artifacts are written
+    there as Parquet as it arrives, and the driver keeps values and reasons only (no artifacts).
+    ``to_store``: with a :class:`~ragauge.scale.store.StoreSource`, each block's scores are written back to
+    that database as they arrive, the way the collector's background scorer writes its own."""
     from ..scale.ray_engine import score_run
+    from ..scale.store import StoreSource
     from .evaluate import _decide, _profile, _specs, judge_metrics_left_out
 
-    in_memory = not isinstance(data, (str, os.PathLike))
-    source = None if in_memory else os.fspath(data)
+    in_memory = not isinstance(data, (str, os.PathLike, StoreSource))
+    source = None if in_memory else data.label if isinstance(data, StoreSource) else os.fspath(data)
+    if to_store and not isinstance(data, StoreSource):
+        from ..errors import ConfigError
+
+        raise ConfigError("writing scores to the store needs the store as the input (its trace ids): "
+                          "ragauge eval sqlite:///ragauge.db --since ... --to-store")
     if in_memory and not (isinstance(data, (list, tuple)) and all(isinstance(s, Sample) for s in data)):
         from ..data import load  # dicts, a DataFrame, a dataset: in memory already, validated here as locally
 
@@ -45,8 +56,19 @@ def evaluate_on_ray(data: Any, cfg: EvalConfig, progress: Callable[[str, int, in
     judge_spec: Any = cfg.judge
     if judge_spec in (None, "auto", "none"):
         judge_spec = "offline" if any(s.judge for s in specs) and judge_spec != "none" else None
+    sinks: list[Callable[[Any], Any]] = []
+    if shards is not None:
+        from ..scale.shards import ShardWriter
+
+        sinks.append(ShardWriter(shards))  # refuses a folder holding another run's shards before any work
+    if to_store:
+        from ..scale.store import judge_label, write_scores
+
+        label, url = judge_label(judge_spec), data.url
+        sinks.append(lambda block: write_scores(url, block.ids, block.columns, judge=label))
     run = score_run(specs, data, judge_spec, address=cfg.ray_address, workers=cfg.workers,
-                    field_map=dict(cfg.field_map) if cfg.field_map else None, progress=progress)
+                    field_map=dict(cfg.field_map) if cfg.field_map else None, progress=progress,
+                    sinks=sinks, keep_artifacts=shards is None)
     if in_memory and all(isinstance(s, Sample) for s in data):
         samples: list[Sample] = list(data)
     else:  # the texts stay in the input: ids and tags are what summaries, slices and pairing need

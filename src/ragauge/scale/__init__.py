@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["JudgeSpec", "ScaleRun", "iter_scored_blocks", "score_columns", "score_run", "write_shards"]
+__all__ = ["JudgeSpec", "ScaleRun", "ShardWriter", "StoreSource", "evaluate_at_scale", "iter_scored_blocks",
+           "score_columns", "score_run", "write_shards"]
 
 
 def __getattr__(name: str) -> Any:
@@ -20,8 +21,16 @@ def __getattr__(name: str) -> Any:
         from . import ray_engine
 
         return getattr(ray_engine, name)
-    if name == "write_shards":
-        from .shards import write_shards
+    if name in ("write_shards", "ShardWriter"):
+        from . import shards
 
-        return write_shards
+        return getattr(shards, name)
+    if name == "StoreSource":
+        from .store import StoreSource
+
+        return StoreSource
+    if name == "evaluate_at_scale":
+        from .front import evaluate_at_scale
+
+        return evaluate_at_scale
     raise AttributeError(f"module 'ragauge.scale' has no attribute {name!r}")

@@ -41,7 +41,8 @@ _CHUNK = 2**20
 class Block:
     """One unit of work. ``kind``: ``"jsonl"`` (bytes ``start:end`` of ``path``, its first line
     ``first``), ``"parquet"`` (rows ``start:end`` of row group ``group``; ``first`` = global row of
-    ``start``) or ``"samples"`` (``payload``: pickled samples)."""
+    ``start``), ``"samples"`` (``payload``: pickled samples) or ``"store"`` (``path``: a database URL,
+    ``payload``: the source and the block's first and last key, see :mod:`ragauge.scale.store`)."""
 
     index: int
     kind: str
@@ -55,9 +56,16 @@ class Block:
 
 
 def plan_blocks(source: Any, *, block_size: int = DEFAULT_BLOCK_SIZE) -> Iterator[Block]:
-    """The blocks of ``source``: a ``.jsonl``/``.ndjson``/``.parquet`` path or a sequence of ``Sample``s."""
+    """The blocks of ``source``: a ``.jsonl``/``.ndjson``/``.parquet`` path, a sequence of ``Sample``s, or a
+    :class:`~ragauge.scale.store.StoreSource` (traces of the monitoring store)."""
     if block_size < 1:
         raise ConfigError(f"block size must be at least 1 sample, got {block_size}")
+    from .store import StoreSource
+
+    if isinstance(source, StoreSource):  # the monitoring store: blocks are key ranges of a time window
+        from .store import plan_store_blocks
+
+        return plan_store_blocks(source, block_size)
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         label = str(source)
@@ -136,6 +144,10 @@ def read_block(block: Block, *, field_map: Mapping[str, str] | None = None,
     errors = ErrorCollector()
     if block.kind == "jsonl":
         records, check_text = _jsonl_records(block, max_line_bytes, errors), False
+    elif block.kind == "store":
+        from .store import store_records
+
+        records, check_text = store_records(block), True
     else:
         records, check_text = _parquet_records(block), True
     samples = []

@@ -33,6 +33,7 @@ from ..errors import InputError, MissingDependencyError, RagaugeError
 from ..metrics.column import ScoreColumn
 from ..metrics.spec import MetricSpec
 from .io import DEFAULT_BLOCK_SIZE, plan_blocks
+from .connect import connect
 from .judge_spec import JudgeSpec
 from .worker import BlockScorer, ScoredBlock
 
@@ -86,13 +87,8 @@ def iter_scored_blocks(specs: Sequence[MetricSpec], samples_or_source: Any, judg
     specs = list(specs)
     blocks = list(plan_blocks(samples_or_source, block_size=batch_size or DEFAULT_BLOCK_SIZE))
     started = not ray.is_initialized()
-    if started:
-        if address is None:  # a local cluster, for this run only; Ray's usage statistics stay off (no telemetry)
-            os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-            ray.init(include_dashboard=False, log_to_driver=False, runtime_env=_runtime_env(),
-                     logging_level=logging.ERROR)
-        else:  # an existing cluster: its workers run the ragauge installed in their image
-            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+    if started:  # a local cluster for this run only, or an existing one (its workers run their own ragauge)
+        connect(ray, address, runtime_env=_runtime_env() if address is None else None)
     _quiet(ray)
     try:
         limiter = spec.start_limiter() if any(s.judge for s in specs) else None
@@ -160,8 +156,13 @@ def _in_order(rows: Any, n_blocks: int, progress: Progress | None) -> Iterator[S
 
 def score_run(specs: Sequence[MetricSpec], samples_or_source: Any, judge_spec: Any = "offline", *,
               address: str | None = None, workers: int | None = None, batch_size: int | None = None,
-              field_map: Mapping[str, str] | None = None, progress: Progress | None = None) -> ScaleRun:
-    """:func:`iter_scored_blocks` put together: the columns in input order, ids checked unique."""
+              field_map: Mapping[str, str] | None = None, progress: Progress | None = None,
+              sinks: Sequence[Callable[[ScoredBlock], Any]] = (), keep_artifacts: bool = True) -> ScaleRun:
+    """:func:`iter_scored_blocks` put together: the columns in input order, ids checked unique.
+
+    ``sinks``: called with each block, in input order, as it arrives (e.g. a :class:`ShardWriter`, the
+    store's writer); ``keep_artifacts=False``: the returned columns keep values and reasons only (what
+    summaries, CIs, gates and slices need), so a run whose artifacts go to a sink keeps the driver small."""
     specs = list(specs)
     out = {s.name: ScoreColumn([], [], []) for s in specs}
     ids: list[str] = []
@@ -177,18 +178,25 @@ def score_run(specs: Sequence[MetricSpec], samples_or_source: Any, judge_spec: A
                                  file=_label(samples_or_source), field="id", hint="every sample needs a unique id")
             first_at[sid] = len(ids)
             ids.append(sid)
+        for sink in sinks:
+            sink(block)
         tags.extend(block.tags)
         for s in specs:
             col, part = out[s.name], block.columns[s.name]
             col.values.extend(part.values)
             col.reasons.extend(part.reasons)
-            col.artifacts.extend(part.artifacts)
+            col.artifacts.extend(part.artifacts if keep_artifacts else [None] * len(part.values))
             if col.provenance is None:
                 col.provenance = part.provenance
         run.blocks += 1
         run.workers[block.worker] = run.workers.get(block.worker, 0) + 1
         run.worker_seconds += block.seconds
     if not ids:
+        from .store import StoreSource
+
+        if isinstance(samples_or_source, StoreSource):
+            raise InputError("no traces in the window", file=_label(samples_or_source), hint="Check --since/--until "
+                             "(received time, UTC without a zone) and the app name/version")
         raise InputError("no samples", file=_label(samples_or_source),
                          hint="The input is empty or holds only blank lines")
     run.llm = info.get("llm")
@@ -205,4 +213,8 @@ def score_columns(specs: Sequence[MetricSpec], samples_or_source: Any, judge_spe
 
 
 def _label(source: Any) -> str | None:
+    from .store import StoreSource
+
+    if isinstance(source, StoreSource):
+        return source.label
     return str(source) if isinstance(source, (str, os.PathLike)) else None

@@ -17,27 +17,41 @@ from typing import Any, Iterable
 from ..errors import MissingDependencyError, OutputError
 from .worker import ScoredBlock
 
-__all__ = ["write_shards"]
+__all__ = ["ShardWriter", "write_shards"]
 
 
 def _artifact(value: Any) -> str | None:
     return None if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 
 
-def write_shards(blocks: Iterable[ScoredBlock], folder: str | Path) -> dict[str, int]:
-    """Write each block to ``folder/part-NNNNN.parquet``; returns ``{"shards": ..., "samples": ...}``.
-    The folder must be empty or new (a shard left from another run would mix two runs)."""
+def _pyarrow() -> tuple[Any, Any]:
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
         raise MissingDependencyError("pyarrow", feature="Writing Parquet shards", extra="tables") from None
-    out = Path(folder)
-    if out.exists() and any(out.iterdir()):
-        raise OutputError(f"{out} is not empty", hint="Write the shards of one run into a new or empty folder")
-    out.mkdir(parents=True, exist_ok=True)
-    shards = samples = 0
-    for block in blocks:
+    return pa, pq
+
+
+class ShardWriter:
+    """Writes each block it is called with to ``folder/part-NNNNN.parquet`` (a sink of
+    :func:`~ragauge.scale.ray_engine.score_run`); ``shards``/``samples`` count what it wrote. The folder must
+    be empty or new (a shard left from another run would mix two runs): checked when it is made."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self.pa, self.pq = _pyarrow()
+        self.folder = Path(folder)
+        if self.folder.exists() and (not self.folder.is_dir() or any(self.folder.iterdir())):
+            raise OutputError(f"{self.folder} is not empty" if self.folder.is_dir() else f"{self.folder} is a file",
+                              hint="Write the shards of one run into a new or empty folder")
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputError(f"cannot create the shard folder {self.folder}: {exc.strerror or exc}") from None
+        self.shards = self.samples = 0
+
+    def __call__(self, block: ScoredBlock) -> None:
+        pa, pq = self.pa, self.pq
         table: dict[str, list[Any]] = {"id": block.ids, "tags": [list(t) for t in block.tags]}
         for name, col in block.columns.items():
             table[name] = col.values
@@ -48,9 +62,17 @@ def write_shards(blocks: Iterable[ScoredBlock], folder: str | Path) -> dict[str,
                                                                     pa.field(f"{name}:reason", pa.string()),
                                                                     pa.field(f"{name}:artifacts", pa.string()))])
         try:
-            pq.write_table(pa.Table.from_pydict(table, schema=schema), out / f"part-{block.index:05d}.parquet")
+            pq.write_table(pa.Table.from_pydict(table, schema=schema), self.folder / f"part-{block.index:05d}.parquet")
         except OSError as exc:
-            raise OutputError(f"cannot write a shard to {out}: {exc}") from None
-        shards += 1
-        samples += len(block.ids)
-    return {"shards": shards, "samples": samples}
+            raise OutputError(f"cannot write a shard to {self.folder}: {exc}") from None
+        self.shards += 1
+        self.samples += len(block.ids)
+
+
+def write_shards(blocks: Iterable[ScoredBlock], folder: str | Path) -> dict[str, int]:
+    """Write each block to ``folder/part-NNNNN.parquet``; returns ``{"shards": ..., "samples": ...}``.
+    The folder must be empty or new (a shard left from another run would mix two runs)."""
+    writer = ShardWriter(folder)
+    for block in blocks:
+        writer(block)
+    return {"shards": writer.shards, "samples": writer.samples}
