@@ -16,6 +16,7 @@ Per split (dev / heldout / all) and per domain:
 * answer_relevancy: ROC-AUC of the score, ``direct`` (faithful or not) against ``off_topic + evasive``
   (the issue's target is >= 0.95) and against ``off_topic + evasive + refusal``; mean score per label;
 * answer_correctness: ROC-AUC against ``correct``;
+* context_answerability: ROC-AUC of the score against ``answerable`` (the contexts hold the answer);
 * speed: samples per second of the whole CLI run (model loading included).
 
 ROC-AUC is the Mann-Whitney statistic from ranks, ties averaged (numpy only). Nothing here gates: the
@@ -39,8 +40,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "benchmarks" / "data" / "ru_judge"
-FILES = ("part_a.jsonl", "part_b.jsonl")
-METRICS = ("faithfulness", "answer_relevancy", "answer_correctness")
+FILES = ("part_a.jsonl", "part_b.jsonl", "part_c.jsonl")
+METRICS = ("faithfulness", "answer_relevancy", "answer_correctness", "context_answerability")
 LABELS = ("direct", "partial", "off_topic", "evasive", "refusal")
 
 
@@ -134,6 +135,12 @@ def group_numbers(items: list[tuple[dict, dict]]) -> dict:
         "auc": roc_auc([v for _, v in cs], [bool(c) for c, _ in cs]),
         "n_unscored": len(co) - len(cs),
     }
+    an = [(bool(m.get("answerable", True)), s["scores"].get("context_answerability")) for m, s in items]
+    ans = [(a, v) for a, v in an if v is not None]
+    out["context_answerability"] = {
+        "auc": roc_auc([v for _, v in ans], [a for a, _ in ans]),
+        "n_unanswerable": sum(1 for a, _ in ans if not a), "n_unscored": len(an) - len(ans),
+    }
     return out
 
 
@@ -148,13 +155,14 @@ def fmt(x, nd: int = 3) -> str:
 
 def print_table(report: dict) -> None:
     print(f"{'group':<16}{'n':>5} | {'faith AUC':>9}{'+unsc':>7}{'unsc':>5} | {'rel d/oe':>8}{'d/oer':>7}"
-          f"{'oe>=.8':>7} | {'corr AUC':>8}")
+          f"{'oe>=.8':>7} | {'corr AUC':>8} | {'answ AUC':>8}{'unans':>6}")
     for name, g in report["groups"].items():
         fa, ar, ac = g["faithfulness"], g["answer_relevancy"], g["answer_correctness"]
         print(f"{name:<16}{g['n']:>5} | {fmt(fa['auc_scored']):>9}{fmt(fa['auc_unscored_flagged']):>7}"
               f"{fa['n_unscored']:>5} | {fmt(ar['auc_direct_vs_offtopic_evasive']):>8}"
               f"{fmt(ar['auc_direct_vs_offtopic_evasive_refusal']):>7}{fmt(ar['share_ge_0.8_offtopic_evasive'], 2):>7}"
-              f" | {fmt(ac['auc']):>8}")
+              f" | {fmt(ac['auc']):>8} | {fmt(g['context_answerability']['auc']):>8}"
+              f"{g['context_answerability']['n_unanswerable']:>6}")
     print()
     print("mean answer_relevancy per label (n)")
     print(f"{'group':<16}" + "".join(f"{lab:>16}" for lab in LABELS))
@@ -174,8 +182,9 @@ def print_table(report: dict) -> None:
 
 
 def worst(pairs: list[tuple[dict, dict]], limit: int) -> None:
-    """The relevancy errors: the lowest direct answers and the highest off-topic/evasive ones."""
-    rel = [(m, s, s["scores"].get("answer_relevancy")) for m, s in pairs]
+    """The relevancy errors of the dev split (the held-out split is for reporting only, never read case by
+    case): the lowest direct answers and the highest off-topic/evasive ones."""
+    rel = [(m, s, s["scores"].get("answer_relevancy")) for m, s in pairs if m["split"] == "dev"]
     rel = [x for x in rel if x[2] is not None]
     low = sorted((x for x in rel if x[0]["relevancy"] == "direct"), key=lambda x: x[2])[:limit]
     high = sorted((x for x in rel if x[0]["relevancy"] in ("off_topic", "evasive")), key=lambda x: -x[2])[:limit]
