@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ._quantity_lexicon import EN_MONTH_RE, EN_MONTHS, RU_MONTH_RE, RU_MONTHS
+from ._quantity_lexicon import EN_MONTH_RE, EN_MONTHS, MULTIPLIER_PATTERNS, RU_MONTH_RE, RU_MONTHS, UNIT_PATTERNS
 
 
 class Special(NamedTuple):
@@ -41,6 +41,9 @@ _RU_MONTH_GATE = re.compile(r"\d\s+[а-яА-Я]|[а-я]\s+\d{4}")
 _STANDARD_WORDS = ("ГОСТ", "СНиП", "СП", "СанПиН", "ТУ", "ISO", "EN", "DIN", "ASTM", "ФЗ")
 _DOTTED_GATE = re.compile(r"\d[./]\d")
 # Letter first (not a lookbehind) so that `re` can skip ahead to candidate letters.
+# A unit or multiplier right after a number: "2.50 м", "12.50 руб." are amounts, not times or dates.
+_UNIT_AFTER_RE = re.compile(r"\s*(?:" + "|".join([p for _, p in UNIT_PATTERNS] + [p for _, p in MULTIPLIER_PATTERNS]) + ")",
+                            re.IGNORECASE)
 _GRADE_RE = re.compile(r"([МMВBFWАA])(?<!\w.)(\d{1,4}(?:[.,]\d)?)[СC]?(?!\w)")
 _GRADE_KEYWORD_RE = re.compile(r"(?<![\w])(?:марк[а-яё]*|класс[а-яё]*|grade|class)\s+$", re.IGNORECASE)
 _DATE_NUM_RE = re.compile(r"(?<![\d.])(\d{1,2})([./])(\d{1,2})[./](\d{4}|\d{2})(?![\d])(?:\s*(?:г\.|года?\b))?")
@@ -57,6 +60,10 @@ _YEAR_ENDING_RE = re.compile(r"(?<![\d.,])((?:19|20)\d{2})-(?:м|го|й|му|о
 # Identifiers that contain digits: form and tariff codes ("КС-2", "Т-13", "Ф-1"), compared by identity as a
 # "grade" (unit = the letters), never as amounts; versions ("версия 3.1", "v2.0") are references.
 _ID_RE = re.compile(r"(?<![\w\-])([А-ЯЁA-Z]{1,4})-(\d{1,4})(?![\w\-]|[.,]\d)")
+# ... and codes written without the hyphen: priorities and levels "P1", "SEV2", "Т2", "A4" (capitals, then digits,
+# one token); the concrete and steel grades (М300, B25) are read by _GRADE_RE with their keyword.
+_ID_FIRST_RE = re.compile(r"(?<![\w\-])(\d{1,3})-([А-ЯЁA-Z]{2,6})(?![\w\-])")
+_CODE_RE = re.compile(r"(?<![\w\-])([A-ZА-ЯЁ]{1,3})(\d{1,3})(?![\w\-]|[.,]\d)")
 _VERSION_WORD_RE = re.compile(r"(?<![\w])(?:верси[яиюей]|version|ver\.|v\.?)\s*(\d+(?:\.\d+)*)(?![\w.]|\.\d)",
                               re.IGNORECASE)
 # Clock times said in words: "в 9 утра", "в 9 часов вечера", "до шести вечера", "9 am", "6 p.m.".
@@ -69,6 +76,31 @@ _CLOCK_WORDS_RE = re.compile(
     r"(?:\s+час(?:а|ов)?)?\s+(утра|дня|вечера|ночи)\b"
     r"|(?<![\w.,])(\d{1,2})(?::([0-5]\d))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
 _PART_OF_DAY = {"утра": "am", "ночи": "am", "дня": "pm", "вечера": "pm"}
+# Noon and midnight said in words.
+_NOON_RE = re.compile(r"(?<![\w])(?:(полдень|полудня|noon|midday)|(полночь|полуночи|midnight))(?![\w])", re.IGNORECASE)
+# A day of the month without a month: "до 15 числа", "15-го числа", "10 и 25 числа", "on the 15th of each month"
+# (a date with year and month unknown: value = the day).
+_DAY_SUFFIX = r"(?:-?(?:го|е|ое|ого|м|му|ым))?"
+_DAY_OF_MONTH_RE = re.compile(
+    r"(?<![\w.,:/])(\d{1,2})" + _DAY_SUFFIX + r"(?=(?:\s*(?:,|и|или|либо|по|до|[-–—])\s*\d{1,2}" + _DAY_SUFFIX
+    + r")*\s+числ(?:а|о|у|е|ом)\b)"
+    r"|(?<![\w.,:/])(\d{1,2})(?:st|nd|rd|th)(?=(?:\s*(?:,|and|or|[-–—])\s*\d{1,2}(?:st|nd|rd|th))*"
+    r"\s+(?:day\s+)?of\s+(?:the|each|every)\s+month\b)", re.IGNORECASE)
+# "9.00", "18.30" (a clock time with a dot) and "20.06" (a day and month without the year): Russian writes
+# decimals with a comma, so two digits after a dot read as minutes (above 12 or "00") or a month (01-12),
+# when a preposition of time comes before ("в 8.00", "с 20.06") or another such pair is the other end of a
+# range ("9.00–18.00"); never before a unit ("2.50 м", "12.50 руб.").
+_DOT_PAIR_RE = re.compile(r"(?<![\d.,$€₽])(\d{1,2})\.(\d{2})(?![\d]|[.,]\d)")
+_DOT_LEAD_RE = re.compile(r"(?:(?<![\w])(?:в|с|со|до|по|к|от|после|at|from|until|till|by|after|before)\s+|\d\.\d{2}\s*[-–—]\s*)$",
+                          re.IGNORECASE)
+_DOT_TAIL_RE = re.compile(r"\s*(?:[-–—]|до|по|to|till|until)\s*\d{1,2}\.\d{2}(?![\d]|[.,]\d)", re.IGNORECASE)
+# A clock range with the hour word once: "с 9 до 18 часов", "с 13 до 14 ч", "с 9 до 18." (bare numbers only
+# when nothing but punctuation or a time word follows: "с 5 до 7 дней" is a duration).
+_HOUR_RANGE_RE = re.compile(
+    r"(?<![\w])(?:с|со)\s+(\d{1,2})(?:[:.](\d{2}))?\s+(?:до|по)\s+(\d{1,2})(?:[:.](\d{2}))?"
+    r"(?:(\s*(?:ч\b\.?|час(?:а|ов)?\b))|(?=\s*(?:[.,;:)!?]|$|\s+(?:по|в|во|без|кроме|ежедневно|и|а|но)\b)))",
+    re.IGNORECASE)
+_ROUND_THE_CLOCK_RE = re.compile(r"(?<![\d/])24\s*/\s*7(?![\d/])")
 # Numeral compounds: "двухслойная" = "в два слоя", "трёхкомнатная", "пятилетний" (known roots only:
 # "семинар" is no number).
 _COMPOUND_NUMERALS = {"одно": 1, "двух": 2, "дву": 2, "трёх": 3, "трех": 3, "четырёх": 4, "четырех": 4, "пяти": 5,
@@ -97,6 +129,26 @@ def _clock_value(m: re.Match[str]) -> float | None:
     elif hour == 12 and (night or part == "am"):
         hour = 0
     return float(hour * 60 + int(minutes or 0))
+
+
+def dot_pairs(text: str) -> list[tuple[int, int, str, float]]:
+    """``(start, end, kind, value)`` of the dotted pairs that are clock times ("в 8.00": "clock", minutes after
+    midnight) or days of a month ("с 20.06": "date", value MMDD); rules at ``_DOT_PAIR_RE``."""
+    out: list[tuple[int, int, str, float]] = []
+    if "." not in text:
+        return out
+    for m in _DOT_PAIR_RE.finditer(text):
+        a, b = int(m.group(1)), int(m.group(2))
+        lead = _DOT_LEAD_RE.search(text, max(0, m.start() - 12), m.start())
+        if lead is None and _DOT_TAIL_RE.match(text, m.end()) is None:
+            continue
+        if _UNIT_AFTER_RE.match(text, m.end()):
+            continue
+        if 1 <= b <= 12 and len(m.group(1)) == 2 and 1 <= a <= 31:
+            out.append((m.start(), m.end(), "date", float(b * 100 + a)))  # "с 20.06": 20 June, year unknown
+        elif (b == 0 or b > 12) and b <= 59 and a <= 23:
+            out.append((m.start(), m.end(), "clock", float(a * 60 + b)))
+    return out
 
 
 def find_specials(text: str, lang: str) -> list[Special]:
@@ -152,6 +204,26 @@ def find_specials(text: str, lang: str) -> list[Special]:
     if "(" in text or "-" in text:
         for m in _PHONE_RE.finditer(text):
             add(m, float(re.search(r"\d+", m.group()).group()), "ref", None, "ref")
+    if "числ" in text or "month" in text:
+        for m in _DAY_OF_MONTH_RE.finditer(text):
+            day = int(m.group(1) or m.group(2))
+            if 1 <= day <= 31:
+                add(m, float(day), "date", "date", "date")
+    for start, end, kind, value in dot_pairs(text):
+        out.append(Special(start, end, value, kind, None if kind == "clock" else "date", kind))
+    if " до " in text or " по " in text:
+        for m in _HOUR_RANGE_RE.finditer(text):
+            h1, h2 = int(m.group(1)), int(m.group(3))
+            m1, m2 = int(m.group(2) or 0), int(m.group(4) or 0)
+            if not (h1 < h2 <= 24 and m1 < 60 and m2 < 60) or (m.group(5) is None and h2 - h1 < 2):
+                continue
+            out.append(Special(m.start(1), m.end(2) if m.group(2) else m.end(1), float(h1 * 60 + m1), "clock", None, "clock"))
+            out.append(Special(m.start(3), m.end(), float(h2 * 60 + m2), "clock", None, "clock"))
+    for m in _NOON_RE.finditer(text):
+        add(m, 720.0 if m.group(1) else 0.0, "clock", None, "clock")
+    if "/" in text:
+        for m in _ROUND_THE_CLOCK_RE.finditer(text):
+            add(m, 24.0, "ref", None, "ref")  # "24/7": round the clock, not the numbers 24 and 7
     if "-" in text:
         for m in _ID_RE.finditer(text):
             out.append(Special(m.start(), m.end(), float(m.group(2)), "grade", m.group(1).upper(), "grade"))
@@ -165,6 +237,13 @@ def find_specials(text: str, lang: str) -> list[Special]:
         keyword = _GRADE_KEYWORD_RE.search(text, max(0, m.start() - 16), m.start())
         start = keyword.start() if keyword else m.start()
         out.append(Special(start, m.end(), float(m.group(2).replace(",", ".")), "grade", letter, "grade"))
+    # after the grades: "М500" is the grade "M" whichever regex finds it. Russian text only: in English, "O2",
+    # "P60" are brands and models far more often than codes, and were never read as numbers.
+    for m in _CODE_RE.finditer(text) if lang == "ru" else ():
+        out.append(Special(m.start(), m.end(), float(m.group(2)), "grade", m.group(1).upper(), "grade"))
+    if "-" in text:
+        for m in _ID_FIRST_RE.finditer(text):  # "2-НДФЛ", "3-НДФЛ": the form's number is part of its name
+            out.append(Special(m.start(), m.end(), float(m.group(1)), "grade", m.group(2).upper(), "grade"))
     if ":" in text:
         for m in _CLOCK_RE.finditer(text):
             add(m, float(int(m.group(1)) * 60 + int(m.group(2))), "clock", None, "clock")

@@ -15,6 +15,8 @@ them after the head (``verifier._claim_rules``) on every route.
   the end of the clause) whose content words no single sentence of the contexts states together. A condition
   that opens the claim restates a rule and is left to the head; "если бы" is not a condition. "ДМС оформляется после испытательного срока, но только
   сотрудникам, проработавшим больше года" adds a condition the policy does not have.
+* **Code swap** (:func:`code_swap`): the claim's figure is stated in a clause about another code of the same
+  family and not the claim's own ("Для инцидентов P2 время реакции 15 минут" where "15 минут" is P1's).
 * **Table row swap** (:func:`row_swap`): the claim's amount sits in a table row whose item the claim
   does not name, while another row of the same table names the claim's item with another amount:
   "Металлокерамическая коронка стоит 32 000 рублей" where 32 000 is the zirconia crown's price.
@@ -32,7 +34,7 @@ from collections.abc import Sequence
 from ragauge.judges.offline.lemmas import content_lemmas
 from ragauge.judges.offline.text import split_sentences
 
-__all__ = ["added_condition", "row_swap", "superseded_only"]
+__all__ = ["added_condition", "code_swap", "row_swap", "superseded_only"]
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 
@@ -71,8 +73,14 @@ def _title(text: str) -> set[str]:
 def _states(text: str, numbers: set[str], stems: set[str]) -> bool:
     """Does one line or sentence of ``text`` hold all ``numbers`` and half the claim's word stems?"""
     for unit in [*text.splitlines(), *(s.text for s in split_sentences(text))]:
-        if numbers <= _numbers(unit) and (not stems or len(stems & _stems(_lemma_set(unit))) / len(stems) >= 0.5):
+        if not numbers <= _numbers(unit):
+            continue
+        if not stems or len(stems & _stems(_lemma_set(unit))) / len(stems) >= 0.5:
             return True
+        if unit.count("|") >= 2:  # a table row states the claim when the claim names its item ("P1 (критический)")
+            item = _stems(_lemma_set(re.sub(r"\([^)]*\)", " ", unit.split("|")[0]))) or _stems(_lemma_set(unit.split("|")[0]))
+            if item and len(item & stems) / len(item) >= 0.5:
+                return True
     return False
 
 
@@ -122,9 +130,14 @@ def added_condition(claim: str, contexts: Sequence[str]) -> str | None:
         if not claim[: m.start()].strip(" ,"):
             continue  # a condition that opens the claim restates the rule ("Если заявка не решена за 3 часа, ...")
         words = _lemma_set(m.group(0)) - {"только", "лишь", "условие", "наличие", "согласование", "если", "only"}
-        if len(words) < 2:
-            continue
         stems = _stems(words)
+        if len(words) == 1:
+            # one word ("при наличии чека"): a condition only when no context has that word at all
+            if not any(stems & _stems(_lemma_set(text)) for text in contexts):
+                return f"condition '{m.group(0).strip(' ,')}' not in context"
+            continue
+        if not words:
+            continue
         best = 0.0
         for text in contexts:
             for s in split_sentences(text):
@@ -201,4 +214,40 @@ def row_swap(claim: str, contexts: Sequence[str]) -> str | None:
         if rivals:
             rival = rivals[0]
             return f"the amount is the one of '{cells[0]}'; context gives '{rival[0]}' {rival[-1]}"
+    return None
+
+
+# ---------------------------------------------------------------- code swap
+
+_CLAUSE_END = re.compile(r"(?<!\d)[.;!?](?!\d)|\n")
+
+
+def _clause(text: str, start: int, end: int) -> str:
+    """The clause of ``text`` around ``text[start:end]`` (cut at sentence ends, semicolons and line breaks)."""
+    left = max((m.end() for m in _CLAUSE_END.finditer(text, 0, start)), default=0)
+    right = next((m.start() for m in _CLAUSE_END.finditer(text, end)), len(text))
+    return text[left:right]
+
+
+def code_swap(claim: str, matched: Sequence[tuple[str, int, int, str]]) -> str | None:
+    """A reason when a figure of the claim is matched only in a clause that names another code of the same
+    family ("P1", "КС-3", "тариф Т-2") and none of the claim's: ``matched`` holds, per matched figure,
+    ``(evidence text, start, end, surface)`` of its counterpart.
+
+    >>> code_swap("Для P2 время реакции 15 минут", [("P1: реакция 15 минут. P2: реакция 1 час.", 12, 20, "15 минут")])
+    "the figure '15 минут' is the one of 'P1' in the context, not of 'P2'"
+    """
+    from ragauge.judges.offline.quantities import extract_quantities
+
+    codes = [q for q in extract_quantities(claim, None) if q.kind == "grade"]
+    if not codes:
+        return None
+    families = {q.unit for q in codes}
+    own = {(q.unit, q.value) for q in codes}
+    for text, start, end, surface in matched:
+        clause = _clause(text, start, end)
+        there = [q for q in extract_quantities(clause, None) if q.kind == "grade" and q.unit in families]
+        if there and not any((q.unit, q.value) in own for q in there):
+            mine = next(q for q in codes if q.unit == there[0].unit)
+            return f"the figure '{surface}' is the one of '{there[0].raw}' in the context, not of '{mine.raw}'"
     return None

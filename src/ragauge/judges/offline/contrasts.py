@@ -17,6 +17,7 @@ Russian phrases match on lemmas, English ones on Porter stems (``lemmas.analyze`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -63,6 +64,30 @@ CONTRAST_TERMS: tuple[tuple[str, str], ...] = (
     ("material:ceramic", "металлокерамический"), ("material:zirconia", "диоксид циркония"),
     ("material:composite", "композит"), ("material:composite", "композитный"),
     ("material:cement", "стеклоиономерный цемент"),
+    # kinds of a material are written "material:<kind>.<sort>": steel is a metal, so "из металла" and "из стали"
+    # do not exclude each other, while "из стали" and "из алюминия" do
+    ("material:metal.steel", "сталь"), ("material:metal.steel", "стальной"), ("material:metal.steel", "нержавейка"),
+    ("material:metal.steel", "из стать"),  # pymorphy3 reads "стали" as the verb "стать"
+    ("material:metal.steel", "нержавеющий сталь"), ("material:metal.copper", "медь"), ("material:metal.copper", "медный"),
+    ("material:metal.aluminium", "алюминий"), ("material:metal.aluminium", "алюминиевый"),
+    ("material:metal.iron", "чугун"), ("material:metal.iron", "чугунный"),
+    ("material:plastic.pp", "полипропилен"), ("material:plastic.pp", "полипропиленовый"),
+    ("material:plastic.pe", "полиэтилен"), ("material:plastic.pe", "полиэтиленовый"),
+    ("material:concrete.aerated", "газобетон"), ("material:concrete.aerated", "газобетонный"),
+    ("material:concrete.aerated", "газоблок"), ("material:concrete.aerated", "пенобетон"),
+    ("material:concrete.aerated", "пенобетонный"), ("material:concrete.aerated", "пеноблок"),
+    ("material:ceramic", "керамика"), ("material:ceramic", "керамический"),
+    ("material:stone", "гранит"), ("material:stone", "гранитный"),
+    ("material:metal.steel", "steel"), ("material:metal.steel", "stainless steel"), ("material:metal.copper", "copper"),
+    ("material:metal.aluminium", "aluminium"), ("material:metal.aluminium", "aluminum"),
+    ("material:metal.iron", "cast iron"), ("material:plastic.pp", "polypropylene"), ("material:plastic.pe", "polyethylene"),
+    # not "stone"/"камень": "look like stone", "зубной камень" name no material of the thing
+    ("material:concrete.aerated", "aerated concrete"), ("material:ceramic", "ceramic"), ("material:stone", "granite"),
+    # how a service is given: in person or at a distance
+    ("mode:person", "очно"), ("mode:person", "очный"), ("mode:person", "лично"), ("mode:remote", "онлайн"),
+    ("mode:remote", "дистанционно"), ("mode:remote", "дистанционный"), ("mode:remote", "удалённо"),
+    ("mode:remote", "удаленно"), ("mode:remote", "удалённый"), ("mode:remote", "удаленный"),
+    ("mode:person", "in person"), ("mode:remote", "online"), ("mode:remote", "remotely"),
 )
 _INDEX: dict[tuple[str, ...], str] = {_phrase_key(p): tag for tag, p in CONTRAST_TERMS}
 _MAX = max(len(k) for k in _INDEX)
@@ -113,12 +138,24 @@ def contrast_swap(claim: str, evidence: str, background: Sequence[str] = ()) -> 
         group = tag.partition(":")[0]
         if len({t for t, _ in claim_terms if t.partition(":")[0] == group}) != 1:
             continue
-        rival = next((s for t, s in evid if t.partition(":")[0] == group and t != tag), None)
+        rival = next((s for t, s in evid if t.partition(":")[0] == group and not _compatible(t, tag)), None)
         if rival is None or _stated_elsewhere(claim, tag, [evidence, *background]):
             continue
         return surface, rival
     return None
 
+
+def _compatible(a: str, b: str) -> bool:
+    """Same term, or one a kind of the other ("material:metal" and "material:metal.steel")."""
+    return a == b or a.startswith(b + ".") or b.startswith(a + ".")
+
+
+def _has_term(text: str, tag: str) -> bool:
+    return any(_compatible(t, tag) for t in contrast_terms(text))
+
+
+_CLAUSE_RE = re.compile(r"\s*;\s*")
+_CLAIM_CLAUSE_RE = re.compile(r"\s*[,;]\s*")
 
 STATED_ELSEWHERE_RECALL = 0.5  # share of the claim's other content words a sentence with the term must have
 
@@ -131,15 +168,18 @@ def _stated_elsewhere(claim: str, tag: str, background: Sequence[str]) -> bool:
     from ragauge.judges.offline.text import split_sentences
 
     term_words = {w.lower() for t, s in _terms(claim) for w in s.split()}
-    words = {x[:5] for x in content_lemmas(claim, numbers=False) if x.lower() not in term_words}
+    # the words of the claim's own clause with the term: "..., а в воскресенье — выходной" is about Sunday
+    clause = next((c for c in _CLAIM_CLAUSE_RE.split(claim) if _has_term(c, tag)), claim)
+    words = {x[:5] for x in content_lemmas(clause, numbers=False) if x.lower() not in term_words}
     for text in background:
-        if tag not in contrast_terms(text):
+        if not _has_term(text, tag):
             continue
         if not words:
             return True
-        for sentence in split_sentences(text):
-            if tag in contrast_terms(sentence.text):
-                found = words & {x[:5] for x in content_lemmas(sentence.text, numbers=False)}
+        # clauses, not sentences: "Выезд мастера по будням; по выходным работает только горячая линия"
+        for clause in (c for sentence in split_sentences(text) for c in _CLAUSE_RE.split(sentence.text)):
+            if _has_term(clause, tag):
+                found = words & {x[:5] for x in content_lemmas(clause, numbers=False)}
                 if len(found) / len(words) >= STATED_ELSEWHERE_RECALL:
                     return True
     return False

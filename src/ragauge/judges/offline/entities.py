@@ -124,6 +124,13 @@ def _dates(text: str, lang: str | None, taken: list[tuple[int, int]]) -> list[En
                 continue
             taken.append((start, end))
             out.append(Entity(match.group(), "DATE", norm, start, end))
+    if "." in text:  # "с 20.06 по 25.07": a day and month without the year (the quantity reader's rule)
+        from ragauge.judges.offline._quantity_specials import dot_pairs
+
+        for start, end, kind, value in dot_pairs(text):
+            if kind == "date" and not any(start < b and a < end for a, b in taken):
+                taken.append((start, end))
+                out.append(Entity(text[start:end], "DATE", f"????-{int(value) // 100:02d}-{int(value) % 100:02d}", start, end))
     return out
 
 

@@ -126,6 +126,10 @@ def citation_spans(text: str) -> list[tuple[int, int]]:
 # "одна розетка" is "розетка ... за шт."; "400 кг на квадратный метр" is "400 кг/м²": with a quantity in the
 # claim these words belong to it even where the extractor leaves them outside its span.
 _NUMERAL_WORDS = frozenset({"один", "одна", "одно"})
+# Modal predicates ("нужно подать", "можно перенести"): the fact is the verb they govern, which the
+# embedding judges; as words of their own they are never named "not in context" in a reason
+# (verifier._novel_words). Left in the head's features: leaving them out there cost the dev split (model card).
+MODAL_WORDS = frozenset({"нужно", "надо", "необходимо", "можно", "следует", "нужный", "необходимый"})
 
 
 @lru_cache(maxsize=256)
@@ -292,4 +296,4 @@ def claim_features(
     return np.concatenate([scalars, interaction(claim_vec, best_vec)])
 
 
-__all__ = ["FEATURE_NAMES", "INTERACTION_NAMES", "N_SCALAR", "SCALAR_NAMES", "align", "claim_features", "interaction", "stem_recall", "word_lemmas"]
+__all__ = ["FEATURE_NAMES", "INTERACTION_NAMES", "MODAL_WORDS", "N_SCALAR", "SCALAR_NAMES", "align", "claim_features", "interaction", "stem_recall", "word_lemmas"]

@@ -229,7 +229,7 @@ _MATCH_RANK = {name: i for i, name in enumerate(reversed(MATCH_RELATIONS))}
 _MISMATCH_RANK = {name: i for i, name in enumerate(reversed(MISMATCH_RELATIONS))}
 
 
-_BASE_RE = re.compile(r"\s*(?:от|of(?:\s+(?:the|all|its|their))?)\s+([^\W\d_]+)(?:['’]s)?(?:\s+([^\W\d_]+)(?:['’]s)?)?"
+_BASE_RE = re.compile(r"\s*(?:от|of(?:\s+(?:the|all|its|their|your|our|his|her|my|this|that|each|every))?)\s+([^\W\d_]+)(?:['’]s)?(?:\s+([^\W\d_]+)(?:['’]s)?)?"
                       r"(?:\s+([^\W\d_]+))?", re.IGNORECASE)
 
 
@@ -352,8 +352,10 @@ def compare_quantities(claim: str, evidence: str | Sequence[str], *, lang: str |
         _, i, e, relation, notes, overlap = best
         if relation in MATCH_RELATIONS and c.unit == "percent" == e.unit:
             c_base, e_base = _base_stems(c, claim), _base_stems(e, texts[i])
-            if c_base and e_base and not c_base & e_base:
-                relation = "base"  # "10% от суммы сделки" vs "10% от оклада"
+            if c_base and e_base and (not c_base & e_base or (c_base - e_base and e_base - c_base)):
+                # "10% от суммы сделки" vs "10% от оклада"; "1% от суммы перевода" vs "1% от суммы остатка" (each
+                # base names what the other lacks; "от суммы" vs "от неоплаченной суммы" only narrows it)
+                relation = "base"
         scale = abs(e.base_value) if e.unit and c.unit else abs(e.value)
         diff = abs((c.base_value if c.unit and e.unit else c.value) - (e.base_value if c.unit and e.unit else e.value))
         rel_error = 0.0 if relation in MATCH_RELATIONS else min(1.0, diff / scale) if scale else 1.0

@@ -25,7 +25,7 @@ from ._quantity_atoms import Atom, detect_lang, find_atoms
 from ._quantity_lexicon import DENOMINATOR_PATTERNS, MULTIPLIER_PATTERNS, RATE_LINK, UNIT_INFO, UNIT_PATTERNS
 from ._quantity_specials import find_specials
 
-__all__ = ["Quantity", "detect_lang", "extract_quantities"]
+__all__ = ["Quantity", "detect_lang", "extract_quantities", "span_with_lead"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +123,12 @@ def _prefix(text: str, start: int) -> tuple[int, bool, str | None, str | None]:
             opener = word if word in _RANGE_OPENERS else None
         start = m.start()
     return start, approx, bound, opener
+
+
+def span_with_lead(text: str, q: Quantity) -> tuple[int, int]:
+    """``(start, end)`` of ``q`` with the approximation or bound words before it ("примерно 1,5 тыс.", "порядка
+    100 тысяч", "не более 10 дней"): the words that belong to the figure, not to the claim's content."""
+    return _prefix(text, q.start)[0], q.end
 
 
 def _sign(text: str, start: int) -> tuple[int, float]:

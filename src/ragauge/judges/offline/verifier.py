@@ -43,14 +43,14 @@ from ragauge.judges.offline import deps
 from ragauge.judges.offline.claims import Claim
 from ragauge.judges.offline.entities import entity_found, extract_entities
 from ragauge.judges.offline.evidence import Evidence, best_evidence_many
-from ragauge.judges.offline.features import FEATURE_NAMES, N_SCALAR, SCALAR_NAMES, _NUMERAL_WORDS, _UNIT_WORDS, _VERB_POS, align, claim_features
+from ragauge.judges.offline.features import FEATURE_NAMES, MODAL_WORDS, N_SCALAR, SCALAR_NAMES, _NUMERAL_WORDS, _UNIT_WORDS, _VERB_POS, align, claim_features
 from ragauge.judges.offline.features import citation_spans, word_lemmas
 from ragauge.judges.offline.lemmas import analyze, content_lemmas, idf_table, negations, scope_terms
 from ragauge.judges.offline import claim_rules
 from ragauge.judges.offline.contrasts import contrast_swap
 from ragauge.judges.offline.lemmas import _SCOPE_INDEX, _SCOPE_MAX  # surface forms of scope tags
 from ragauge.judges.offline.numbers import NumberCheck, compare_quantities
-from ragauge.judges.offline.quantities import extract_quantities
+from ragauge.judges.offline.quantities import extract_quantities, span_with_lead
 from ragauge.judges.offline.text import split_sentences
 from ragauge.judges.types import CONTRADICTED, SUPPORTED, UNSUPPORTED, ClaimVerdict, EvidenceSpan
 
@@ -283,8 +283,8 @@ def analyze_many(
 
 def _novel_words(claim: str, lang: str | None, known: set[str]) -> tuple[str, ...]:
     """Surface forms of the claim's content words (outside quantities) found in no context."""
-    inside = [(q.start, q.end) for q in extract_quantities(claim, lang)]
-    skip = _NUMERAL_WORDS | (_UNIT_WORDS if inside else frozenset())
+    inside = [span_with_lead(claim, q) for q in extract_quantities(claim, lang)]
+    skip = _NUMERAL_WORDS | MODAL_WORDS | (_UNIT_WORDS if inside else frozenset())
     inside += citation_spans(claim)
     words = [t for t in analyze(claim) if not t.is_stop and not t.is_number and t.pos not in _VERB_POS
              and t.lemma not in skip and not any(a <= t.start < b for a, b in inside)]
@@ -480,11 +480,10 @@ def _approx_rule(a: ClaimAnalysis, p: float, threshold: float) -> float:
         return p
     if any(m.evidence_index not in (0, None) for m in items) or any(a.features[k] > 0 for k in _TABLE_BLOCKERS):
         return p
-    if a.features[_RECALL] < 1.0:
-        return p
-    spans = [(m.claim.start, m.claim.end) for m in items]
+    spans = [span_with_lead(a.claim.text, m.claim) for m in items]
     words = [t.lemma for t in analyze(a.claim.text) if not t.is_stop and not t.is_number
-             and not any(x <= t.start < y for x, y in spans) and t.lemma not in _MULTIPLIER_WORDS]
+             and not any(x <= t.start < y for x, y in spans) and t.lemma not in _MULTIPLIER_WORDS
+             and t.lemma not in _COPULAS]
     known = {lemma[:4] for lemma in content_lemmas(a.evidences[0].text)}
     if not words or any(w[:4] not in known for w in words):  # verbs included: "выросла" is not "упала"
         return p
@@ -492,6 +491,8 @@ def _approx_rule(a: ClaimAnalysis, p: float, threshold: float) -> float:
 
 
 _MULTIPLIER_WORDS = frozenset({"тысяча", "миллион", "миллиард", "thousand", "million", "billion"})
+# Verbs that only link a subject to its figure ("стоит 1 490 руб." for "— 1 490 руб."): never a fact of their own.
+_COPULAS = frozenset({"стоить", "составлять", "составить", "равняться", "cost", "amount", "total"})
 
 def _with_rules(a: ClaimAnalysis, p: float, threshold: float) -> float:
     """The rules of both routes, in order: table row and approximate figure (raise), number and contrast
@@ -528,6 +529,13 @@ def _rule_reason(a: ClaimAnalysis) -> tuple[str, str] | None:
         return CONTRADICTED, swap
     matched = [m for m in a.check.items if m.evidence is not None and m.evidence_index is not None
                and m.outcome == "matched"]
+    figures = [(a.evidences[m.evidence_index].text, m.evidence.start, m.evidence.end, m.evidence.raw)
+               for m in matched if m.claim.kind != "grade"]
+    if figures:
+        code = claim_rules.code_swap(a.claim.text, figures)
+        if code is not None:
+            return CONTRADICTED, code
+    matched = [m for m in matched if m.claim.kind != "grade"]  # a code ("P1") names the item, not its figure
     if matched:
         where = {a.evidences[m.evidence_index].context_index for m in matched}
         if len(where) == 1:
