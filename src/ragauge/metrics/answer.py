@@ -18,7 +18,7 @@
   Two requests make the claims and the decision fit two answers to one question:
   ``Claims(unit="facts")`` (claims cut so that each states its own number; a judge without finer units
   gives its claims) and ``Agree`` (numbers, polarity, scope, entities and word coverage over the other
-  text and the question, on top of the verifier: the offline judge's ``agreement`` module; a judge
+  text and the question, on top of the verifier: the offline judge's ``answer_match`` module; a judge
   without it verifies against the other text as the only source). The artifact's ``decision`` is the
   reply's ``via`` (``agree`` or ``verify``).
 """

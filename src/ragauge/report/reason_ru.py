@@ -6,7 +6,7 @@
 a word table keeps its text as written (quoted values, names, counts), except ``n_*`` groups (a decimal
 number, written with a comma) and ``r_*`` groups (a nested reason, translated in turn). Every template
 here comes from an f-string of ``metrics/`` or ``judges/`` (``judges/offline/verifier.py``, ``numbers.py``,
-``agreement.py`` -- whose ``_other_text`` turns "context" into "the other text" --, ``claim_rules.py``,
+``answer_match.py`` -- whose ``_other_text`` turns "context" into "the other text" --, ``claim_rules.py``,
 ``toxicity.py``, ``judges/llm/verdicts.py``, ``cascade.py``, ``outcome.py``);
 ``tests/report/test_reason_text.py`` checks that every reason literal of ``metrics/`` is covered.
 """
@@ -63,7 +63,7 @@ EXACT: dict[str, str] = {
     "judge reply unparseable": "ответ судьи не удалось разобрать",
     "the judge quoted no evidence for it": "судья не привёл цитату в подтверждение",
     "evidence quoted by the judge not found in the sources": "цитата судьи не найдена в источниках",
-    # the offline verifier and agreement (judges/offline/verifier.py, numbers.py, agreement.py)
+    # the offline verifier and agreement (judges/offline/verifier.py, numbers.py, answer_match.py)
     "no contexts to check the claim against": "нет контекстов, с которыми сверить утверждение",
     "claim has no numbers": "в утверждении нет чисел",
     "no numbers to compare": "чисел для сравнения нет",

@@ -102,10 +102,10 @@ class OfflineJudge(JudgeBase):
 
     def agree(self, items: Sequence[tuple[Sequence[Any], str, str | None, str | None]]) -> list[list[ClaimVerdict]]:
         """For each ``(claims, other_text, question, lang)``: one verdict per claim, does ``other_text``
-        (another answer to ``question``: the reference, or the answer) state it? (``agreement.agree_many``:
+        (another answer to ``question``: the reference, or the answer) state it? (``answer_match.agree_many``:
         the verifier plus number, polarity, scope, entity and word-coverage checks over the whole other
         text and the question.)"""
-        from .agreement import agree_many
+        from .answer_match import agree_many
 
         return agree_many(items, verifier=self.verifier)
 

@@ -4,7 +4,7 @@ import doctest
 
 import pytest
 
-from ragauge.judges.offline import agreement, claims
+from ragauge.judges.offline import answer_match as agreement, claims
 from ragauge.judges.offline.claims import Claim, extract_claims, extract_facts, split_facts
 from ragauge.judges.offline.numbers import compare_quantities
 from ragauge.judges.offline.quantities import extract_quantities
