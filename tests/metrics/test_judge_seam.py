@@ -73,3 +73,22 @@ def test_diagnostics_ask_no_claims_of_an_answer_that_declines():
     cols = score_columns(parse_metrics(["claim_recall"]), [s], judge)
     assert cols["claim_recall"].values == [0.0]
     assert "Не знаю." not in judge.claimed and ANSWER in judge.claimed
+
+
+def test_recall_alone_asks_nothing_of_a_sample_without_a_reference():
+    from ragauge.judges.base import get_judge
+
+    judge = Recording(get_judge("offline"))
+    s = Sample(id="1", question="Сколько стоит доставка?", answer=ANSWER, contexts=(Context(CTX),))
+    cols = score_columns(parse_metrics(["context_recall", "context_f1"]), [s], judge)
+    assert judge.claimed == []
+    assert cols["context_recall"].reasons == ["no reference"] and cols["context_f1"].reasons == ["no reference"]
+
+
+def test_hand_built_samples_with_one_id_are_refused_before_a_judge_mixes_them():
+    from ragauge.errors import InputError
+    from ragauge.judges.base import get_judge
+
+    twins = [Sample(id="", answer=ANSWER, contexts=(Context(CTX),)), Sample(id="", answer="Другое.", contexts=(Context(CTX),))]
+    with pytest.raises(InputError, match="duplicate sample id"):
+        score_columns(parse_metrics(["faithfulness"]), twins, get_judge("offline"))

@@ -14,7 +14,7 @@ from ..metrics.spec import MetricSpec
 from .config import EvalConfig, as_config
 from .golden_review import golden_review
 from .results import Results
-from .scoring import Progress, score_columns
+from .scoring import Progress, check_ids, score_columns
 from .slice_alarms import build_alarms, checked_metrics, run_slice_checks
 from .summary import CIConfig, summarise
 
@@ -54,15 +54,6 @@ def default_metrics(profile: Profile, samples: Sequence[Sample], *, with_judge: 
     names += [n.format(k=k) for n in EXTRA_DEFAULTS]
     specs = parse_metrics(names)
     return [s for s in specs if all(any(_has_field(x, f) for x in samples) for f in s.requires)]
-
-
-def _check_ids(samples: Sequence[Sample]) -> None:
-    seen: dict[str, int] = {}
-    for i, s in enumerate(samples):
-        if s.id in seen:
-            raise InputError(f"duplicate sample id {s.id!r} at positions {seen[s.id]} and {i}",
-                             field="id", hint="every sample needs a unique id")
-        seen[s.id] = i
 
 
 def evaluate(data: Any, config: EvalConfig | None = None, *, progress: Progress | None = None,
@@ -113,7 +104,7 @@ def _load(data: Any, cfg: EvalConfig) -> tuple[list[Sample], str | None]:
     source = str(data) if isinstance(data, str) or hasattr(data, "__fspath__") else None
     if isinstance(data, (list, tuple)) and data and all(isinstance(s, Sample) for s in data):
         samples: list[Sample] = list(data)
-        _check_ids(samples)
+        check_ids(samples)
     else:
         samples = load(data, field_map=dict(cfg.field_map) if cfg.field_map else None)
     return samples, source

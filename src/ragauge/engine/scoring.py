@@ -20,6 +20,18 @@ from ..metrics.spec import MetricSpec
 Progress = Callable[[str, int, int], None]
 
 
+def check_ids(samples: Sequence[Sample]) -> None:
+    """Every sample id unique (and given): the judge keeps each sample's requests apart by its id."""
+    from ..errors import InputError
+
+    seen: dict[str, int] = {}
+    for i, s in enumerate(samples):
+        if s.id in seen:
+            raise InputError(f"duplicate sample id {s.id!r} at positions {seen[s.id]} and {i}",
+                             field="id", hint="every sample needs a unique id")
+        seen[s.id] = i
+
+
 def score_columns(specs: Sequence[MetricSpec], samples: Sequence[Sample], judge: Any,
                   progress: Progress | None = None) -> dict[str, ScoreColumn]:
     """Every metric's column, in the order of ``specs``; ``judge`` is ``None`` when no metric needs one, else
@@ -34,6 +46,8 @@ def score_columns(specs: Sequence[MetricSpec], samples: Sequence[Sample], judge:
         names = ", ".join(s.name for s in specs if s.judge)
         raise ConfigError(f"metric {names} needs a judge: pass judge=... (e.g. 'offline', or "
                           "ragauge.judges.base.get_judge('offline')), or leave that metric out")
+    if judge is not None:
+        check_ids(samples)  # a judge groups a round's requests by sample id
     columns: dict[str, ScoreColumn] = {}
     groups = group_by_family(specs)
     plans: list[Plan[dict[str, ScoreColumn]]] = []
@@ -63,4 +77,4 @@ def score_columns(specs: Sequence[MetricSpec], samples: Sequence[Sample], judge:
     return {s.name: columns[s.name] for s in specs}
 
 
-__all__ = ["Progress", "score_columns"]
+__all__ = ["Progress", "check_ids", "score_columns"]

@@ -1,4 +1,4 @@
-"""Labelled samples -> the values and labels :mod:`.calibrate` sweeps. Every sample is used or named.
+"""Labelled samples -> the values and labels :mod:`.thresholds` sweeps. Every sample is used or named.
 
 Labels (``label=``):
 

@@ -107,8 +107,9 @@ class JudgeBase:
                                                           [r.lang for r in reqs])]
         raise TypeError(f"{type(self).__name__} cannot answer a {cls.__name__} request")
 
-    def provenance(self) -> Provenance:
-        raise NotImplementedError
+    def provenance(self) -> Provenance | None:
+        """Which judge produced the values; ``None`` for a judge that does not say (its columns carry no stamp)."""
+        return None
 
     def usage_report(self) -> dict[str, Any] | None:
         return None

@@ -44,11 +44,12 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Plan[dict
     names = tuple(s.name for s in specs)
     langs = languages(samples)
     # The claims each sample is judged by: the reference's, else the answer's (precision only).
+    precision = any(s.base == "context_precision" for s in specs)  # the only one an answer can stand in for
     basis: list[str | None] = []
     for s in samples:
         if (s.reference or "").strip():
             basis.append("reference")
-        elif (s.answer or "").strip():
+        elif precision and (s.answer or "").strip():
             basis.append("answer")
         else:
             basis.append(None)
@@ -77,7 +78,7 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Plan[dict
         if basis[i] != "reference":
             rec_r[i] = "no reference"
         if basis[i] is None:
-            prec_r[i] = "no reference and no answer"
+            prec_r[i] = "no reference and no answer" if precision else "no reference"
             continue
         failed = claims[i].unscored
         if failed:

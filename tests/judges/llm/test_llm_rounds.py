@@ -72,7 +72,7 @@ def test_five_metrics_in_at_most_four_calls_per_sample_and_same_values(fake, stu
     calls = len(fake.requests) - before
     assert calls / len(samples) <= 4
     full = [s for s in samples if s["id"][0] in "er" and not s["id"].startswith("refuse")]
-    # 3 each (claims pair, merged verification, questions); the refusal: claims pair + verification of
+    # 3 each (claims pair, merged verification, questions); the refusal: claims of the reference + verification of
     # the reference's claims (context metrics), no relevancy call; no reference: claims, verification, questions
     assert calls == 3 * len(full) + 2 + 3
     prompts = {r["messages"][0]["content"][:30] for r in fake.requests[before:]}
@@ -147,3 +147,26 @@ def test_each_call_serves_the_metrics_that_asked_for_its_text(fake, stub_offline
     assert usage["by_metric"]["task_completion"]["calls"] == 1
     assert usage["by_prompt"]["claims_pair"]["calls"] == 1 and usage["by_prompt"]["claims"]["calls"] == 1
     assert any(set(b["metrics"]) == {"context_recall", "faithfulness"} for b in usage["shared"].values())
+
+
+def test_an_expected_outcome_never_takes_the_reference_slot_of_the_paired_call(fake, stub_offline):
+    row = {k: v for k, v in _samples(3)[0].items() if k != "reference"}
+    row["expected_outcome"] = FACTS_EN[2]
+    before = len(fake.requests)
+    ragauge.evaluate([row], metrics=["faithfulness", "task_completion"], profile=None,
+                     judge=_judge(fake, stub_offline), n_resamples=50)
+    prompts = [r["messages"][-1]["content"] for r in fake.requests[before:]]
+    assert not any("<reference" in p for p in prompts)
+    assert sum(FACTS_EN[2] in p and row["answer"] not in p for p in prompts) >= 1  # the outcome's own call
+
+
+def test_each_sample_gets_the_claims_of_its_own_paired_call(fake, stub_offline):
+    a, b = _samples(3)[0], dict(_samples(3)[1])
+    b["answer"] = a["answer"]  # the same answer to another reference
+    res = ragauge.evaluate([a, b], metrics=["faithfulness", "answer_correctness"], profile=None,
+                           judge=_judge(fake, stub_offline), n_resamples=50)
+    pairs = [r["messages"][-1]["content"] for r in fake.requests if "<reference" in r["messages"][-1]["content"]]
+    assert sum(a["reference"] in p for p in pairs) == 1 and sum(b["reference"] in p for p in pairs) == 1
+    for i, row in enumerate((a, b)):
+        for c in res.columns["faithfulness"].artifacts[i]["claims"]:
+            assert row["answer"][c["start"]:c["end"]] == c["text"] or c["start"] == c["end"] == 0

@@ -150,16 +150,32 @@ class CascadeJudge(JudgeBase):
     # --- the door -----------------------------------------------------------------------------
     def answer(self, requests: Sequence[Request]) -> list[Reply]:
         """As :class:`~ragauge.judges.base.JudgeBase`, with the escalated LLM calls attributed to the metrics
-        of the requests they serve (requests are answered per set of metrics)."""
+        of the requests they serve: identical requests are answered once (for all the metrics that asked),
+        then per set of metrics, so each claim is escalated and counted once."""
+        unique: dict[Any, int] = {}
+        first: list[int] = []  # request -> index into `todo`
+        todo: list[Request] = []
+        serves: list[set[str]] = []
+        for r in requests:
+            k = r.key()
+            if k is not None and k in unique:
+                first.append(unique[k])
+                serves[unique[k]].update(r.metrics)
+                continue
+            if k is not None:
+                unique[k] = len(todo)
+            first.append(len(todo))
+            todo.append(r)
+            serves.append(set(r.metrics))
         groups: dict[tuple[str, ...], list[int]] = {}
-        for i, r in enumerate(requests):
-            groups.setdefault(tuple(sorted(set(r.metrics))), []).append(i)
-        out: list[Reply | None] = [None] * len(requests)
+        for i in range(len(todo)):
+            groups.setdefault(tuple(sorted(serves[i])), []).append(i)
+        got: list[Reply | None] = [None] * len(todo)
         for metrics, idx in groups.items():
             with serving(metrics):
-                for i, reply in zip(idx, super().answer([requests[i] for i in idx])):
-                    out[i] = reply
-        return out  # type: ignore[return-value]
+                for i, reply in zip(idx, super().answer([todo[i] for i in idx])):
+                    got[i] = reply
+        return [got[i] for i in first]  # type: ignore[misc]
 
     def _uncertain(self, p: float) -> bool:
         lo, hi = self.band

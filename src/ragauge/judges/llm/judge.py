@@ -353,7 +353,7 @@ class LLMJudge(JudgeBase):
         if claims:
             got = answer_claims(self, [r for _, r in claims])
             for i, r in claims:
-                out[i] = _reply(got[(r.text, _lang(r.lang, r.text))], "claims")
+                out[i] = _reply(got[(r.sample, r.text, _lang(r.lang, r.text))], "claims")
         checks: list[tuple[int, Any, list[str], str | None, str]] = []  # (request, claims, sources, lang, via)
         for i, r in enumerate(requests):
             if isinstance(r, Verify):

@@ -2,9 +2,9 @@
 
 Per sample, whatever metrics asked:
 
-1. **claims**: the sample's first two texts whose claims were asked (its answer and its reference,
-   in that order whatever order the metrics were named in) in **one** call (``claims_pair.LANG``) when
-   they are in one language, any other text in its own ``claims.LANG`` call;
+1. **claims**: the sample's answer and its reference (in that order whatever order the metrics were
+   named in), when both were asked, in **one** call (``claims_pair.LANG``) when they are in one language;
+   any other text (an expected outcome, an answer alone) in its own ``claims.LANG`` call;
 2. **verification**: every claim list of the sample checked against the union of its sources in **one**
    call (``verify_multi.LANG``, one finding per source that decides each claim), so "all contexts
    together" (context recall) and "each context alone" (context precision) come from the same findings;
@@ -60,53 +60,54 @@ def metrics_of(requests: Sequence[Request]) -> set[str]:
     return {m for r in requests for m in r.metrics}
 
 
-def answer_claims(judge: Any, requests: Sequence[Claims]) -> dict[tuple[str, str], Any]:
-    """Claims of every text in ``requests``, per sample in one call where it can: ``(text, lang) -> claims``
-    (located :class:`~.verdicts.LLMClaim` objects, ``[]`` for an empty text, or an ``UnscoredList``). A
-    sample's answer is asked first, then its reference (the ``claims_pair`` prompt's two slots); each call
-    serves the metrics that asked for its texts."""
+def answer_claims(judge: Any, requests: Sequence[Claims]) -> dict[tuple[str, str, str], Any]:
+    """Claims of every text in ``requests``: ``(sample, text, lang) -> claims`` (located
+    :class:`~.verdicts.LLMClaim` objects, ``[]`` for an empty text, or an ``UnscoredList``). Per sample, its
+    answer and its reference in one call (the ``claims_pair`` prompt's two slots, in that order) when both
+    were asked; every other text in its own call. Kept per sample: a sample's claims never come from
+    another sample's call (identical calls still cost one: the judge shares calls in flight and caches
+    replies). Each call serves the metrics that asked for its texts."""
     from .judge import _SENTENCE, _lang, _located
 
-    got: dict[tuple[str, str], Any] = {}
-    plans: list[list[tuple[tuple[str, str], set[str]]]] = []
-    for idx in by_sample(requests).values():
+    got: dict[tuple[str, str, str], Any] = {}
+    plans: list[tuple[str, list[tuple[tuple[str, str], int, set[str]]]]] = []
+    for sample, idx in by_sample(requests).items():
         asked: dict[tuple[str, str], tuple[int, set[str]]] = {}
         for i in idx:
             r = requests[i]
             key = (r.text, _lang(r.lang, r.text))
             if not r.text.strip():
-                got[key] = []
+                got[(sample, *key)] = []
                 continue
-            rank, metrics = asked.setdefault(key, (_ROLE_ORDER.get(r.role, 2), set()))
+            rank, metrics = asked.get(key, (2, set()))
             asked[key] = (min(rank, _ROLE_ORDER.get(r.role, 2)), metrics | set(r.metrics))
         if asked:
             order = sorted(asked, key=lambda k: asked[k][0])  # stable: first asked first within a role
-            plans.append([(k, asked[k][1]) for k in order])
+            plans.append((sample, [(k, asked[k][0], asked[k][1]) for k in order]))
 
-    async def sample(keys: list[tuple[tuple[str, str], set[str]]]) -> None:
-        if len(keys) >= 2 and keys[0][0][1] == keys[1][0][1]:  # the first two (answer, reference) in one call
-            ((a, lang), m_a), ((r, _), m_r) = keys[:2]
+    async def one_sample(sample: str, keys: list[tuple[tuple[str, str], int, set[str]]]) -> None:
+        pairable = (len(keys) >= 2 and keys[0][1] == _ROLE_ORDER["answer"]
+                    and keys[1][1] == _ROLE_ORDER["reference"] and keys[0][0][1] == keys[1][0][1])
+        if pairable:
+            ((a, lang), _, m_a), ((r, _), _, m_r) = keys[:2]
             with serving(m_a | m_r):
                 ph = ([x for x in _SENTENCE.split(a.strip()) if x], [x for x in _SENTENCE.split(r.strip()) if x])
                 pair = await judge._ask("claims_pair", lang, {"answer": a, "reference": r},
                                         shape=pair_claims_shape, allow_truncated=False,
                                         est_completion=estimate_tokens(a) + estimate_tokens(r) + 32, placeholder=ph)
             if isinstance(pair, Unscored):
-                got[keys[0][0]] = got[keys[1][0]] = UnscoredList(pair)
+                got[(sample, a, lang)] = got[(sample, r, lang)] = UnscoredList(pair)
             else:
-                got[keys[0][0]], got[keys[1][0]] = _located(pair[0], a), _located(pair[1], r)
+                got[(sample, a, lang)], got[(sample, r, lang)] = _located(pair[0], a), _located(pair[1], r)
             keys = keys[2:]
-        for key, metrics in keys:
-            if key in got:
-                continue
-            text, lang = key
+        for (text, lang), _, metrics in keys:
             with serving(metrics):
                 one = await judge._ask("claims", lang, {"text": text}, shape=claims_shape, allow_truncated=True,
                                        est_completion=estimate_tokens(text) + 16,
                                        placeholder=[x for x in _SENTENCE.split(text.strip()) if x])
-            got[key] = _located(one, text)
+            got[(sample, text, lang)] = _located(one, text)
 
-    judge._run(lambda: judge._gather([sample(keys) for keys in plans]))
+    judge._run(lambda: judge._gather([one_sample(sample, keys) for sample, keys in plans]))
     return got
 
 
