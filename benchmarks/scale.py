@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/scale.py                  # 10k offline faithfulness + block overhead
     .venv/bin/python benchmarks/scale.py --n 2000 --overhead-n 100000
     .venv/bin/python benchmarks/scale.py --cli 10000,100000   # `ragauge eval --engine ray --shards` end to end
+                                                              # (+ `ragauge compare` of that run, from its shards)
 
 Each measurement runs in a fresh process (``--one``), so the driver's peak RSS (``ru_maxrss``) is that
 mode's alone. Modes: ``local`` (``engine.evaluate._score`` over ``data.load``), ``ray1``/``ray2`` (the Ray
@@ -143,16 +144,9 @@ def measure(mode: str, path: Path, small: Path, metrics: list[str], batch: int) 
             "work_ms_per_block": round(1000 * big["worker_seconds"] / big["blocks"], 1)}
 
 
-def cli_run(path: Path, metrics: list[str], workers: int, folder: Path) -> dict:
-    """``ragauge eval PATH --engine ray --shards DIR`` end to end in a subprocess: wall time and the driver's
-    own peak RSS (``VmHWM`` of that process, polled; the Ray workers are other processes)."""
-    import shutil
-
-    shards, out = folder / f"shards-{path.stem}", folder / f"out-{path.stem}"
-    for d in (shards, out):
-        shutil.rmtree(d, ignore_errors=True)
-    cmd = [sys.executable, "-m", "ragauge", "eval", str(path), "--engine", "ray", "--workers", str(workers),
-           "-m", ",".join(metrics), "--profile", "none", "--shards", str(shards), "-o", str(out), "-q"]
+def _watch(cmd: list[str]) -> tuple[float, int, str]:
+    """Run ``cmd``; its wall time, its own peak RSS in KB (``VmHWM``, polled: Ray's workers are other
+    processes) and its stderr. A failure stops the benchmark with the command's stderr."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=dict(os.environ, RAY_USAGE_STATS_ENABLED="0"))
@@ -167,13 +161,33 @@ def cli_run(path: Path, metrics: list[str], workers: int, folder: Path) -> dict:
         time.sleep(0.2)
     wall = time.perf_counter() - t0
     err = proc.stderr.read() if proc.stderr else ""
-    if proc.returncode != 0:
-        raise SystemExit(f"ragauge eval failed ({proc.returncode}):\n{err[-3000:]}")
+    if proc.returncode not in (0, 1):  # 1: a gate or a comparison says worse, not a failure of the command
+        raise SystemExit(f"{' '.join(cmd[2:5])} failed ({proc.returncode}):\n{err[-3000:]}")
+    return wall, peak, err
+
+
+def cli_run(path: Path, metrics: list[str], workers: int, folder: Path) -> dict:
+    """``ragauge eval PATH --engine ray --shards DIR`` end to end in a subprocess: wall time and the driver's
+    own peak RSS; then ``ragauge compare OUT OUT`` (the run with itself: every id and value read back from
+    the shards, paired, tested): its wall time and peak RSS."""
+    import shutil
+
+    shards, out = folder / f"shards-{path.stem}", folder / f"out-{path.stem}"
+    for d in (shards, out):
+        shutil.rmtree(d, ignore_errors=True)
+    cmd = [sys.executable, "-m", "ragauge", "eval", str(path), "--engine", "ray", "--workers", str(workers),
+           "-m", ",".join(metrics), "--profile", "none", "--shards", str(shards), "-o", str(out), "-q"]
+    wall, peak, err = _watch(cmd)
     size = sum(f.stat().st_size for f in shards.glob("*.parquet"))
-    return {"mode": "cli --shards", "n": sum(1 for _ in path.open(encoding="utf-8")), "total_s": round(wall, 1),
+    doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    c_wall, c_peak, _ = _watch([sys.executable, "-m", "ragauge", "compare", str(out), str(out), "--exit-zero"])
+    return {"mode": "cli --shards", "n": doc["source"]["n_samples"], "total_s": round(wall, 1),
             "driver_peak_rss_mb": round(peak / 1024), "shards_mb": round(size / 2**20, 1),
-            "results_json_mb": round((out / "results.json").stat().st_size / 2**20, 1),
-            "stderr_lines": len([ln for ln in err.splitlines() if ln.strip()])}
+            "results_json_kb": round((out / "results.json").stat().st_size / 1024, 1),
+            "report_html_kb": round((out / "report.html").stat().st_size / 1024, 1),
+            "samples_in_results_json": len(doc["samples"]), "samples_in": doc.get("samples_in"),
+            "stderr_lines": len([ln for ln in err.splitlines() if ln.strip()]),
+            "compare_s": round(c_wall, 1), "compare_peak_rss_mb": round(c_peak / 1024)}
 
 
 def main() -> None:

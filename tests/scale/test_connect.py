@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+import ragauge
 from ragauge.errors import ConfigError
 from ragauge.scale.connect import ClusterUnreachableError, _host_port, check_reachable, resolve_address
 
@@ -88,6 +89,11 @@ def test_cli_shards_run_is_quiet_and_complete(tmp_path):
     assert len(ray_lines) <= 1, ray_lines  # at most Ray's one core-worker line
     table = pq.read_table(sorted((tmp_path / "shards").glob("part-*.parquet")))
     doc = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
-    assert table.column("id").to_pylist() == [s["id"] for s in doc["samples"]]
-    assert table.column("mrr").to_pylist() == [s["scores"]["mrr"] for s in doc["samples"]]
-    assert doc["source"]["n_samples"] == 40 and doc["summary"]["mrr"]["n"] >= 1
+    # the per-sample rows are in the shards only; results.json names them (issue 17: a flat driver)
+    assert doc["samples"] == [] and doc["samples_in"] == "shards"
+    assert doc["source"]["shards"] == {"path": str((tmp_path / "shards").resolve()), "format": "parquet",
+                                       "files": 1, "n_samples": 40}
+    local = ragauge.evaluate(str(data), metrics=["ndcg@5", "mrr", "latency_p50"], profile=None)
+    assert table.column("id").to_pylist() == [s.id for s in local.samples]
+    assert table.column("mrr").to_pylist() == local.columns["mrr"].values
+    assert doc["source"]["n_samples"] == 40 and doc["summary"]["mrr"] == local.to_dict()["summary"]["mrr"]

@@ -2,7 +2,8 @@
 
 Exit codes: 0 when no metric is significantly worse (after Holm), 1 when at least one is (a regression
 fails CI like a gate; ``--exit-zero`` reports only), 2 on bad input (different id sets without
-``--intersection``, unknown metric, unreadable file).
+``--intersection``, unknown metric, unreadable file, the missing shards of a ``--shards`` run).
+A run written with ``--shards`` keeps its per-sample scores in its Parquet shards: they are read from there.
 """
 
 from __future__ import annotations
@@ -54,12 +55,21 @@ def _check_options(args: argparse.Namespace) -> None:
         raise InputError("--level must be between 0 and 1", field="--level", value=args.level)
 
 
+def load_scores(path: str) -> Any:
+    """The per-sample scores of a results.json (or its folder); a ``--shards`` run's come from its shards."""
+    from ..engine.baseline import read_run_scores
+    from ..engine.results import read_results
+
+    doc, name = read_results(path)
+    return read_run_scores(doc, source=path, results_file=name)
+
+
 def run(args: argparse.Namespace) -> int:
-    from ..stats.runs import compare_runs, run_scores
+    from ..stats.runs import compare_runs
 
     _check_options(args)
-    base = run_scores(load_results(args.base), source=args.base)
-    new = run_scores(load_results(args.new), source=args.new)
+    base = load_scores(args.base)
+    new = load_scores(args.new)
     result = compare_runs(base, new, metrics=args.metrics, allow_intersection=args.intersection,
                           alpha=args.alpha, level=args.level, seed=args.seed)
     print(FORMATS[args.format](result))

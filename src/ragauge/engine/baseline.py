@@ -2,7 +2,7 @@
 
 ``evaluate(..., baseline=path | dict)`` reads a ``results.json`` of an earlier run. Samples are paired by
 id; different id sets are refused unless ``allow_intersection`` (``--intersection``), as in
-``ragauge compare``. The ``non_inferior`` gates take their pairs from :meth:`BaselineRun.pairing`;
+``ragauge compare``; a ``--shards`` baseline is read from its shards (:func:`read_run_scores`). The ``non_inferior`` gates take their pairs from :meth:`BaselineRun.pairing`;
 :func:`comparison_block` adds the paired comparison (difference, CI, p, verdict; Holm across the gated
 metrics) that results.json and the reports show beside every gated metric.
 """
@@ -25,6 +25,19 @@ def read_baseline(baseline: str | Path | Mapping[str, Any]) -> tuple[dict[str, A
 
     doc, name = read_results(baseline)
     return doc, ("baseline" if isinstance(baseline, Mapping) else name)
+
+
+def read_run_scores(doc: Mapping[str, Any], *, source: str, results_file: str | Path | None = None) -> RunScores:
+    """The per-sample scores of a results document: from its ``samples``, or, for a ``--shards`` run
+    (``samples_in: "shards"``), from the ``id`` and metric columns of its Parquet shards
+    (:func:`ragauge.scale.shard_read.shard_run_scores`; ``results_file`` helps find a moved folder)."""
+    from ..scale.shard_read import rows_in_shards
+
+    if rows_in_shards(doc):
+        from ..scale.shard_read import shard_run_scores
+
+        return shard_run_scores(doc, source=source, results_file=results_file)  # type: ignore[no-any-return]
+    return run_scores(doc, source=source)
 
 
 def current_scores(samples: Sequence[Any], specs: Sequence[MetricSpec], columns: Mapping[str, ScoreColumn]) -> RunScores:
@@ -69,7 +82,7 @@ def load_baseline(
 ) -> BaselineRun:
     """Read and check a baseline; refuse different id sets unless ``allow_intersection``."""
     doc, source = read_baseline(baseline)
-    base = run_scores(doc, source=source)
+    base = read_run_scores(doc, source=source, results_file=None if isinstance(baseline, Mapping) else source)
     # The same refusal (with both differences listed) as `ragauge compare`.
     pair_by_id(dict.fromkeys(base.ids), dict.fromkeys(new.ids), allow_intersection=allow_intersection)
     return BaselineRun(source, doc, base, new, seed, n_resamples)

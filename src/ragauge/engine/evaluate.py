@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ..data.schema import Sample
 from ..errors import InputError
@@ -167,15 +167,30 @@ def _decide(samples: Sequence[Sample], specs: Sequence[MetricSpec], columns: dic
             prof: Profile | None, cfg: EvalConfig, judge: JudgeBase | None, source: str | None, *,
             no_judge: Sequence[str] = ()) -> Results:
     """Summaries with CIs, gates (against a baseline when given), slices and their alarms -> ``Results``."""
+    from .baseline import current_scores
+
+    parts = decide(specs, columns, _tag_index(samples), prof, cfg,
+                   current=lambda: current_scores(samples, specs, columns), no_judge=no_judge)
+    return Results(list(samples), list(specs), columns, profile=prof, source=source, lang=cfg.lang,
+                   usage=judge.usage_report() if judge is not None else None, app=_app(cfg),
+                   golden_review=golden_review(samples), **parts)
+
+
+def decide(specs: Sequence[MetricSpec], columns: Mapping[str, ScoreColumn], tags: dict[str, list[int]],
+           prof: Profile | None, cfg: EvalConfig, *, current: Callable[[], Any],
+           no_judge: Sequence[str] = ()) -> dict[str, Any]:
+    """The decision steps of a run from its columns and tag positions (no samples needed): summaries with
+    CIs, gates (against ``cfg.baseline``, paired through ``current()``, this run's scores by id, asked only
+    then), the paired comparison, slices with their checks and alarms. The local engine and a sharded Ray
+    run (``scale/shards_run.py``) both decide here, so they cannot drift apart."""
     ci = CIConfig(level=cfg.ci_level, n_resamples=cfg.n_resamples, seed=cfg.seed)
     summary = {s.name: summarise(s, columns[s.name], ci) for s in specs}
     base_run = None
     if cfg.baseline is not None:
-        from .baseline import current_scores, load_baseline
+        from .baseline import load_baseline
 
-        base_run = load_baseline(cfg.baseline, current_scores(samples, specs, columns),
-                                 allow_intersection=cfg.allow_intersection, seed=cfg.seed,
-                                 n_resamples=cfg.n_resamples)
+        base_run = load_baseline(cfg.baseline, current(), allow_intersection=cfg.allow_intersection,
+                                 seed=cfg.seed, n_resamples=cfg.n_resamples)
     gates = check_run(prof, summary, baseline=base_run, margin=cfg.margin,
                       no_judge=no_judge)  # never an accidental pass
     comparison = None
@@ -184,19 +199,15 @@ def _decide(samples: Sequence[Sample], specs: Sequence[MetricSpec], columns: dic
 
         gated = [g.metric for g in gates if g.status != "skipped"] if prof else [s.name for s in specs]
         comparison = comparison_block(base_run, gated, level=cfg.ci_level)
-    tags = _tag_index(samples)
-    slices = _slices(tags, specs, columns, ci)
+    slices = _slices(tags, list(specs), dict(columns), ci)
     checks = run_slice_checks(tags, specs, columns, checked_metrics(specs, summary, gates if prof else None),
                               min_n=cfg.min_slice_n, seed=cfg.seed)
     for c in checks:
         slices[c.slice].setdefault("checks", {})[c.metric] = c.to_dict()
     alarms = build_alarms(checks, slices, gates)
-    return Results(list(samples), list(specs), columns, summary, gates, prof, slices, ci, source=source,
-                   comparison=comparison, alarms=alarms,
-                   slice_policy={"min_n": cfg.min_slice_n, "alpha": 0.05, "correction": "holm",
-                                 "n_tests": sum(c.p_value is not None for c in checks)},
-                   lang=cfg.lang, usage=judge.usage_report() if judge is not None else None,
-                   app=_app(cfg), golden_review=golden_review(samples))
+    return {"summary": summary, "gates": gates, "slices": slices, "ci": ci, "comparison": comparison,
+            "alarms": alarms, "slice_policy": {"min_n": cfg.min_slice_n, "alpha": 0.05, "correction": "holm",
+                                               "n_tests": sum(c.p_value is not None for c in checks)}}
 
 
 def _app(cfg: EvalConfig) -> dict[str, str | None] | None:

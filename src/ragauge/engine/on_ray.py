@@ -4,7 +4,9 @@ The driver plans blocks without loading a file input; the actors score each bloc
 own code, so every value equals a local run's. Summaries, CIs, gates and slices are then computed here once,
 from the same columns. With a file input the driver keeps only ids and tags per sample (memory stays flat as
 the input grows): results.json then carries each sample's id, tags, scores and artifacts, and its texts stay
-in the input file. Default metrics (no ``metrics`` given) are chosen from the first 1,000 records.
+in the input file. With ``shards`` the per-sample rows live in the shards only and the driver keeps ~12
+bytes a sample a metric (``scale.shards_run``). Default metrics (no ``metrics`` given) are chosen from the
+first 1,000 records, and so is the report's language of a ``shards`` run (without ``lang``).
 """
 
 from __future__ import annotations
@@ -29,10 +31,18 @@ def _probe(data: Any, cfg: EvalConfig) -> list[Sample]:
     return [] if first is None else read_block(first, field_map=dict(cfg.field_map) if cfg.field_map else None)
 
 
+def _probe_language(probe: list[Sample]) -> str:
+    """The majority language of the first records (a shards run keeps no texts to ask later)."""
+    from ..diagnosis._read import language
+
+    return language({"samples": [{"language": s.language, "question": s.question} for s in probe]})
+
+
 def evaluate_on_ray(data: Any, cfg: EvalConfig, progress: Callable[[str, int, int], None] | None, *,
                     shards: str | os.PathLike[str] | None = None, to_store: bool = False) -> Results:
     """``shards``: a new or empty folder; every block's per-sample values, reasons and artifacts are written
-    there as Parquet as it arrives, and the driver keeps values and reasons only (no artifacts).
+    there as Parquet as it arrives, and the driver keeps compact arrays only (``scale.shards_run``): the
+    ``Results`` has no samples and names the shards (results.json ``samples_in: "shards"``).
     ``to_store``: with a :class:`~ragauge.scale.store.StoreSource`, each block's scores are written back to
     that database as they arrive, the way the collector's background scorer writes its own."""
     from ..scale.ray_engine import score_run
@@ -57,24 +67,25 @@ def evaluate_on_ray(data: Any, cfg: EvalConfig, progress: Callable[[str, int, in
     if judge_spec in (None, "auto", "none"):
         judge_spec = "offline" if any(s.judge for s in specs) and judge_spec != "none" else None
     sinks: list[Callable[[Any], Any]] = []
-    if shards is not None:
-        from ..scale.shards import ShardWriter
-
-        sinks.append(ShardWriter(shards))  # refuses a folder holding another run's shards before any work
     if to_store:
         from ..scale.store import judge_label, write_scores
 
         label, url = judge_label(judge_spec), data.url
         sinks.append(lambda block: write_scores(url, block.ids, block.columns, judge=label))
+    no_judge = judge_metrics_left_out(cfg, prof, probe, specs)
+    if shards is not None:  # the per-sample rows go to the shards only; the driver keeps compact arrays
+        from ..scale.shards_run import evaluate_into_shards
+
+        return evaluate_into_shards(data, cfg, specs, judge_spec, shards=shards, prof=prof, source=source,
+                                    no_judge=no_judge, lang=cfg.lang or _probe_language(probe),
+                                    extra_sinks=sinks, progress=progress)
     run = score_run(specs, data, judge_spec, address=cfg.ray_address, workers=cfg.workers,
-                    field_map=dict(cfg.field_map) if cfg.field_map else None, progress=progress,
-                    sinks=sinks, keep_artifacts=shards is None)
+                    field_map=dict(cfg.field_map) if cfg.field_map else None, progress=progress, sinks=sinks)
     if in_memory and all(isinstance(s, Sample) for s in data):
         samples: list[Sample] = list(data)
     else:  # the texts stay in the input: ids and tags are what summaries, slices and pairing need
         samples = [Sample(id=i, tags=t) for i, t in zip(run.ids, run.tags)]
-    results = _decide(samples, specs, run.columns, prof, cfg, None, source,
-                      no_judge=judge_metrics_left_out(cfg, prof, probe, specs))
+    results = _decide(samples, specs, run.columns, prof, cfg, None, source, no_judge=no_judge)
     if run.llm:
         results.usage = run.llm
     return results

@@ -96,6 +96,9 @@ class Results:
     #: generated golden cases never reviewed by an expert (``engine.golden_review``), ``None``: none generated
     golden_review: dict[str, Any] | None = None
     created_at: str = field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
+    #: a ``--shards`` run (``scale.shards_run``): where its per-sample rows are (``source.shards`` of
+    #: results.json: path, format, files, n_samples); ``samples`` is then empty and ``columns`` compact
+    shards: dict[str, Any] | None = None
 
     @property
     def passed(self) -> bool:
@@ -129,7 +132,7 @@ class Results:
             "schema": SCHEMA,
             "ragauge_version": __version__,
             "created_at": self.created_at,
-            "source": {"path": self.source, "n_samples": len(self.samples)},
+            "source": self._source(),
             "app": dict(self.app) if self.app else None,
             "golden_review": self.golden_review,
             "seed": self.ci.seed,
@@ -153,6 +156,10 @@ class Results:
             },
             "samples": samples,
         }
+        if self.shards is not None:  # the rows are in the shards: results.json says so next to its empty list
+            from ..scale.shard_read import SAMPLES_IN_SHARDS
+
+            doc["samples_in"] = SAMPLES_IN_SHARDS
         from ..diagnosis import diagnose
         from ..diagnosis._read import language
 
@@ -161,6 +168,11 @@ class Results:
         doc["lang"] = self.lang or language(doc)
         doc["diagnosis"] = [d.to_dict() for d in diagnose(doc, lang=doc["lang"])]
         return doc
+
+    def _source(self) -> dict[str, Any]:
+        if self.shards is None:
+            return {"path": self.source, "n_samples": len(self.samples)}
+        return {"path": self.source, "n_samples": self.shards["n_samples"], "shards": dict(self.shards)}
 
     def to_json(self, *, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent, allow_nan=False)
@@ -172,13 +184,16 @@ class Results:
         return write_reports(self, Path(out_dir), formats=formats)
 
     def to_pandas(self):
-        """One row per sample, one column per metric (``None`` for unscored), like Ragas' ``to_pandas``."""
+        """One row per sample, one column per metric (``None`` for unscored), like Ragas' ``to_pandas``.
+        A ``--shards`` run reads them from its shards (``id``, ``tags``, the metrics; the texts stay in the input)."""
         try:
             import pandas as pd
         except ImportError:
             from ..errors import MissingDependencyError
 
             raise MissingDependencyError("pandas", feature="Results.to_pandas()", extra="tables") from None
+        if self.shards is not None:  # id, tags and one column per metric, read from the shards
+            return self._shard_table().to_pandas()
         rows = []
         for i, s in enumerate(self.samples):
             row: dict[str, Any] = {"id": s.id, "question": s.question, "tags": list(s.tags)}
@@ -186,6 +201,17 @@ class Results:
                 row[name] = col.values[i]
             rows.append(row)
         return pd.DataFrame(rows)
+
+    def _shard_table(self) -> Any:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        from ..scale.shard_read import shard_files
+
+        doc = {"source": self._source(), "samples_in": "shards"}
+        files = shard_files(doc, source="results")
+        names = ["id", "tags", *self.columns]
+        return pa.concat_tables([pq.read_table(f, columns=names) for f in files])
 
     def summary_table(self) -> str:
         from ..report.table import render_table

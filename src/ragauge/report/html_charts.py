@@ -7,6 +7,7 @@ from . import svg
 from .html_doc import _Doc, _e, _num, _passes, _section, _str, _timing_groups, _unscored_text
 from .html_extra import slice_status
 from .messages import msg, plural
+from .run_notes import shards_note
 
 _SMALL_SLICE = 5
 
@@ -19,8 +20,9 @@ def _distributions(doc: _Doc) -> str:
     means = [m for m in doc.metrics
              if doc.percentile(m) is None and any(m in (s.get("scores") or {}) for s in doc.samples)]
     if not means:
+        where = shards_note(doc.r, doc.lang, text=_e, code=lambda c: f"<code>{_e(c)}</code>")  # --shards run
         return _section("distributions", msg(doc.lang, "sec_distributions"), "",
-                        f'<p class="empty">{msg(doc.lang, "c_no_scores")}</p>')
+                        f'<p class="empty">{where[0] if where else msg(doc.lang, "c_no_scores")}</p>')
     cards = []
     for name in means:
         values = _scores(doc, name)

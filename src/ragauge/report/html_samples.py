@@ -17,6 +17,7 @@ from . import html_sample_detail as detail
 from .html_doc import _Doc, _e, _num, _passes, _section, _str, _table, _timing_groups
 from .messages import msg, plural
 from .reason_text import reason_text, reasons_in, verdict_word
+from .run_notes import shards_note
 
 _QUESTION_CHARS = 110
 MAX_CHARS = 2_000  #: characters of one text field per sample shown in the HTML
@@ -127,6 +128,9 @@ def _samples(doc: _Doc) -> str:
     lang = doc.lang
     title = msg(lang, "nav_samples")
     if not doc.samples:
+        where = shards_note(doc.r, lang, text=_e, code=lambda c: f"<code>{_e(c)}</code>")
+        if where is not None:  # a --shards run: the rows are in its shards
+            return _section("samples", title, "", "".join(f'<p class="empty">{t}</p>' for t in where))
         return _section("samples", title, "", f'<p class="empty">{msg(lang, "s_empty")}</p>')
     cols = _sample_columns(doc)
     col_of = {n: i for i, (_, names) in enumerate(cols) for n in names}

@@ -11,7 +11,7 @@ from .escape import md_cell as _cell
 from .escape import md_code as _code
 from .gate_text import gate_reason
 from .messages import msg, plural, report_lang
-from .run_notes import app_text, golden_warning, target_text, targets_line, taxonomy_line
+from .run_notes import app_text, golden_warning, shards_note, target_text, targets_line, taxonomy_line
 
 
 def render_markdown(results: Mapping[str, Any], *, lang: str | None = None) -> str:
@@ -81,6 +81,8 @@ def render_markdown(results: Mapping[str, Any], *, lang: str | None = None) -> s
                 "|---|---|---|---|---|"]
         out += [f"| {_cell(w)} | {c} | {hit} | {t:,} | {'—' if usd is None else f'${usd:.4f}'} |"
                 for w, c, hit, t, usd in spend]
+    if (where := shards_note(results, lang, text=_cell, code=_code)) is not None:  # a --shards run: rows there
+        out += ["", f"📦 {where[0]} {where[1]}"]
     failing = [g for g in gates if g["status"] in ("fail", "unscored")]
     if failing:
         out += ["", f"<details><summary>{msg(lang, 'why_failed')}</summary>", ""]

@@ -28,6 +28,7 @@ NOUNS: dict[str, dict[str, tuple[str, ...]]] = {
     "slices": {"en": ("slice", "slices"), "ru": ("срез", "среза", "срезов")},
     "evaluations": {"en": ("evaluation", "evaluations"), "ru": ("оценка", "оценки", "оценок")},
     "more samples": {"en": ("more sample", "more samples"), "ru": ("образец", "образца", "образцов")},
+    "files": {"en": ("file", "files"), "ru": ("файл", "файла", "файлов")},
     "more characters": {"en": ("more character", "more characters"), "ru": ("символ", "символа", "символов")},
     "scored samples": {"en": ("scored sample", "scored samples"),
                        "ru": ("оценённый образец", "оценённых образца", "оценённых образцов")},
@@ -188,6 +189,17 @@ MESSAGES: dict[str, dict[str, str]] = {
     "v_all_passed": {"en": "all {gates} passed", "ru": "все пороги пройдены ({gates})"},
     "v_skipped_metric": {"en": "; {n} skipped (metric not evaluated)", "ru": "; пропущено {n} (метрика не оценивалась)"},
     "s_empty": {"en": "No samples in this document.", "ru": "В документе нет образцов."},
+    # a --shards run: results.json keeps no per-sample rows (samples_in: "shards")
+    "s_in_shards": {"en": "The per-sample rows, {samples} in {files}, are not in this report: they are in the run's "
+                          "Parquet shards, a row per sample with id, tags and, per metric, the value, the unscored "
+                          "reason and the artifacts, in the folder {path}.",
+                    "ru": "Результаты по образцам — {samples} — не входят в этот отчёт: они в Parquet-шардах "
+                          "прогона (файлов: {n_files}), по строке на образец: id, теги и по каждой метрике "
+                          "значение, причина «не оценено» и артефакты; папка {path}."},
+    "s_shards_read": {"en": "Read them with {reader} or {pandas}; ragauge compare and --baseline pair runs by id "
+                            "from them.",
+                      "ru": "Прочитать их: {reader} или {pandas}; ragauge compare и --baseline берут из них пары "
+                            "по id."},
     "s_filter": {"en": "Filter samples…", "ru": "Фильтр образцов…"},
     "s_sorted": {"en": "Sorted worst first by <strong>{metric}</strong>; ",
                  "ru": "Худшие сверху по <strong>{metric}</strong>; "},

@@ -1,6 +1,6 @@
 """What every report (terminal, Markdown, HTML) says about the run beside the metrics: the evaluated app,
-the golden set's unreviewed cases, the production targets beside the CI gates, and the hallucination
-classes counted over the samples.
+the golden set's unreviewed cases, the production targets beside the CI gates, the hallucination
+classes counted over the samples, and where a ``--shards`` run's per-sample rows are.
 
 Plain text in the report's language, from the results document only (``app``, ``golden_review``,
 ``gates[].target``, ``samples[].artifacts.hallucination_taxonomy``); the caller escapes it for its medium.
@@ -14,6 +14,7 @@ Plain text in the report's language, from the results document only (``app``, ``
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Mapping
 
 from .messages import MESSAGES, msg, plural
@@ -112,3 +113,34 @@ def taxonomy_line(results: Mapping[str, Any], lang: str) -> str | None:
     with_any, classified, per_class = counts
     shown = ", ".join(f"{class_name(c, lang)} {n}" for c, n in per_class.items()) or msg(lang, "hc_none")
     return msg(lang, "hc_counts", n=with_any, total=classified, counts=shown)
+
+
+
+#: how a --shards run's rows are read, as the reports show it (code)
+SHARDS_READERS = {"reader": "pyarrow.dataset.dataset(PATH).to_table()", "pandas": "Results.to_pandas()"}
+
+
+def shards_note(results: Mapping[str, Any], lang: str, *, text: Callable[[str], str] = str,
+                code: Callable[[str], str] = str) -> list[str] | None:
+    """Where a ``--shards`` run's per-sample rows are (results.json ``samples_in: "shards"``, ``source.shards``):
+    two sentences, the folder and how to read it, ``text`` escaping the words and ``code`` showing the folder
+    and the calls in the report's medium; ``None`` for a run that keeps its rows in results.json.
+
+    >>> shards_note({"samples_in": "shards", "source": {"shards": {"path": "/o/s", "files": 2, "n_samples": 9}}},
+    ...             "en", code=lambda s: f"`{s}`")[0][-21:]
+    'in the folder `/o/s`.'
+    """
+    if results.get("samples_in") != "shards":
+        return None
+    src = results.get("source") if isinstance(results.get("source"), Mapping) else {}
+    block = src.get("shards") if isinstance(src.get("shards"), Mapping) else {}
+    n, files = block.get("n_samples", src.get("n_samples")), block.get("files")
+    words = {"samples": plural(lang, n, "samples") if isinstance(n, int) else "?",
+             "files": plural(lang, files, "files") if isinstance(files, int) else "?",
+             "n_files": files if isinstance(files, int) else "?"}
+    codes = {"path": str(block.get("path") or "?"), **SHARDS_READERS}
+    out = []
+    for key in ("s_in_shards", "s_shards_read"):
+        parts = re.split(r"\{(path|reader|pandas)\}", MESSAGES[key][lang if lang in ("en", "ru") else "en"])
+        out.append("".join(code(codes[p]) if k % 2 else text(p.format(**words)) for k, p in enumerate(parts)))
+    return out

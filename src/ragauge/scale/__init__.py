@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = ["JudgeSpec", "ScaleRun", "ShardWriter", "StoreSource", "evaluate_at_scale", "iter_scored_blocks",
-           "score_columns", "score_run", "write_shards"]
+           "score_columns", "score_run", "score_to_sinks", "write_shards"]
 
 
 def __getattr__(name: str) -> Any:
@@ -17,7 +17,7 @@ def __getattr__(name: str) -> Any:
         from .judge_spec import JudgeSpec
 
         return JudgeSpec
-    if name in ("ScaleRun", "iter_scored_blocks", "score_columns", "score_run"):
+    if name in ("ScaleRun", "iter_scored_blocks", "score_columns", "score_run", "score_to_sinks"):
         from . import ray_engine
 
         return getattr(ray_engine, name)

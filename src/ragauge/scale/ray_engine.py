@@ -37,7 +37,7 @@ from .connect import connect
 from .judge_spec import JudgeSpec
 from .worker import BlockScorer, ScoredBlock
 
-__all__ = ["ScaleRun", "iter_scored_blocks", "score_columns", "score_run"]
+__all__ = ["ScaleRun", "iter_scored_blocks", "score_columns", "score_run", "score_to_sinks"]
 
 Progress = Callable[[str, int, int], None]
 
@@ -72,6 +72,7 @@ class ScaleRun:
     workers: dict[str, int] = field(default_factory=dict)  #: host:pid -> blocks scored
     worker_seconds: float = 0.0  #: read + score time summed over blocks
     llm: dict[str, Any] | None = None  #: the limiter's report (spend, requests, most in flight)
+    n: int = 0  #: samples scored
 
 
 def iter_scored_blocks(specs: Sequence[MetricSpec], samples_or_source: Any, judge_spec: Any = "offline", *,
@@ -192,15 +193,43 @@ def score_run(specs: Sequence[MetricSpec], samples_or_source: Any, judge_spec: A
         run.workers[block.worker] = run.workers.get(block.worker, 0) + 1
         run.worker_seconds += block.seconds
     if not ids:
-        from .store import StoreSource
+        raise _empty(samples_or_source)
+    run.llm = info.get("llm")
+    run.n = len(ids)
+    return run
 
-        if isinstance(samples_or_source, StoreSource):
-            raise InputError("no traces in the window", file=_label(samples_or_source), hint="Check --since/--until "
-                             "(received time, UTC without a zone) and the app name/version")
-        raise InputError("no samples", file=_label(samples_or_source),
-                         hint="The input is empty or holds only blank lines")
+
+def score_to_sinks(specs: Sequence[MetricSpec], samples_or_source: Any, judge_spec: Any = "offline", *,
+                   sinks: Sequence[Callable[[ScoredBlock], Any]], address: str | None = None,
+                   workers: int | None = None, batch_size: int | None = None,
+                   field_map: Mapping[str, str] | None = None, progress: Progress | None = None) -> ScaleRun:
+    """:func:`score_run` that keeps nothing per sample: every block goes to ``sinks`` (in input order) and is
+    dropped. The returned run has empty ``columns``/``ids``/``tags`` and counts ``n``, ``blocks``, ``workers``.
+    Unique ids are the sinks' concern (``CompactRun`` keeps hashes of them; the shards keep the ids)."""
+    specs = list(specs)
+    run = ScaleRun({}, [], [])
+    info: dict[str, Any] = {}
+    for block in iter_scored_blocks(specs, samples_or_source, judge_spec, address=address, workers=workers,
+                                    batch_size=batch_size, field_map=field_map, progress=progress, run_info=info):
+        for sink in sinks:
+            sink(block)
+        run.n += len(block.ids)
+        run.blocks += 1
+        run.workers[block.worker] = run.workers.get(block.worker, 0) + 1
+        run.worker_seconds += block.seconds
+    if not run.n:
+        raise _empty(samples_or_source)
     run.llm = info.get("llm")
     return run
+
+
+def _empty(source: Any) -> InputError:
+    from .store import StoreSource
+
+    if isinstance(source, StoreSource):
+        return InputError("no traces in the window", file=_label(source), hint="Check --since/--until "
+                          "(received time, UTC without a zone) and the app name/version")
+    return InputError("no samples", file=_label(source), hint="The input is empty or holds only blank lines")
 
 
 def score_columns(specs: Sequence[MetricSpec], samples_or_source: Any, judge_spec: Any = "offline", *,

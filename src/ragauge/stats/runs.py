@@ -48,6 +48,11 @@ def run_scores(doc: Mapping[str, Any], *, source: str = "results.json") -> RunSc
     for s in doc.get("metrics") or []:
         if isinstance(s, Mapping) and isinstance(s.get("name"), str):
             specs[s["name"]] = dict(s)
+    if doc.get("samples_in") == "shards":  # a --shards run: never read as a run without samples
+        shards = doc.get("source", {}).get("shards", {}) if isinstance(doc.get("source"), Mapping) else {}
+        raise InputError(f"the per-sample scores of this run are in its Parquet shards ({shards.get('path', '?')}), "
+                         "not in results.json", file=source, field="samples_in",
+                         hint="ragauge compare and --baseline read them; for this command, re-run without --shards")
     samples = doc.get("samples")
     if not isinstance(samples, list):
         raise InputError("missing the per-sample scores", file=source, field="samples",
