@@ -1,5 +1,6 @@
 """Golden-set generation on the test corpora of other domains (tests/generate/_domain_corpora.py, the corpora
-of the second review round in tests/generate/_unseen_corpora.py and of the third in _round3_corpora.py).
+of the second review round in tests/generate/_unseen_corpora.py, of the third in _round3_corpora.py and of the
+fourth in _round4_corpora.py).
 
     .venv/bin/python benchmarks/generate_domains.py [--n 30] [--show 5]     # offline: counts per corpus
     .venv/bin/python benchmarks/generate_domains.py --n 30 --markdown       # + the questions, as Markdown tables
@@ -39,9 +40,11 @@ def _corpora() -> dict[str, object]:
     """Corpus name -> the module that writes it (first round, then the second review round's)."""
     import _domain_corpora
     import _round3_corpora
+    import _round4_corpora
     import _unseen_corpora
 
-    return {name: module for module in (_domain_corpora, _unseen_corpora, _round3_corpora) for name in module.CORPORA}
+    return {name: module for module in (_domain_corpora, _unseen_corpora, _round3_corpora, _round4_corpora)
+            for name in module.CORPORA}
 
 
 def _load(name: str, tmp: str):

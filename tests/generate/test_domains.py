@@ -271,7 +271,8 @@ def test_n_is_reached_with_facts_not_with_padding(tmp_path, name) -> None:
     ("bank_ru", "Какова ставка по вкладу «Надёжный»?", "14% годовых"),
     ("hr_ru", "Какова продолжительность ежегодного оплачиваемого отпуска?", "28 календарных дней"),
     ("sla_ru", "Каково время реакции на критический инцидент?", "15 минут"),
-    ("sla_en", "How much do extra user accounts cost?", "$15 per month"),
+    # under "Premium plan", beside a "Standard plan" section: asked of its plan (round 4)
+    ("sla_en", "How much do extra user accounts cost for the Premium plan?", "$15 per month"),
 ])
 def test_a_measure_is_asked_as_itself_not_by_its_price(tmp_path, name, question, reference_start) -> None:
     """"Сколько стоит лимит переводов?" / "Сколько составляет ставка?" are not questions a person asks."""

@@ -143,10 +143,33 @@ def _head(q: ProseQuestion) -> str | None:
     return words[of - 1].rstrip("s") if of else None
 
 
+#: Heads of subjects that are a dimension of something, not a thing, an action or a payment.
+DIMENSIONS = {"ru": {"толщина", "вес", "масса", "длина", "ширина", "высота", "глубина", "диаметр", "площадь", "объём",
+                     "скорость", "температура", "уровень", "количество", "число", "процент", "доля", "срок", "время",
+                     "период", "продолжительность", "доступность", "норма", "порог", "минимум", "максимум", "предел",
+                     "задержка", "шаг", "зазор", "отклонение", "прочность", "расход", "габарит"},
+              "en": {"thickness", "weight", "length", "width", "height", "depth", "diameter", "size", "area", "volume",
+                     "speed", "temperature", "level", "number", "percentage", "share", "duration", "period", "term",
+                     "time", "availability", "threshold", "minimum", "maximum", "limit", "distance", "capacity"}}
+
+
+def _is_measure(q: ProseQuestion) -> bool:
+    """The subject is a dimension («толщина швов», "the maximum weight"), not a thing or an action that has one."""
+    if q.lang == "ru":
+        return morph.head_lemma(morph.lower_first(q.subject)) in DIMENSIONS["ru"]
+    words = re.findall(r"[a-z]+", q.subject.lower())
+    of = words.index("of") if "of" in words else len(words)
+    return bool(of) and words[of - 1] in DIMENSIONS["en"]
+
+
 def _related(a: ProseQuestion, b: ProseQuestion) -> bool:
     """``b``'s sentence uses the verb of ``a``'s frame (an attribute the documents discuss for it), or (Russian)
     its subject is an entity of the same kind (the same head noun: "общий анализ крови" for "биохимический
-    анализ крови")."""
+    анализ крови"). A measure and a thing are never related: «Через какое время допускается {subj}?» (from
+    «Хождение по стяжке допускается через 48 часов») does not fit «толщина швов» («… 12 мм (допускается от 10 до
+    15 мм)»), though both sentences use the verb."""
+    if _is_measure(a) != _is_measure(b):
+        return False
     if a.lang == "ru":
         verb = set(lemmas(_frame_verb(a)))
         if verb and verb <= set(lemmas(b.reference)):
@@ -161,21 +184,41 @@ def _related(a: ProseQuestion, b: ProseQuestion) -> bool:
     return head is not None and head == _head(b) and _differ_by_adjectives(a, b)
 
 
+#: English past participles not spelt "-ed": "a lost card", "stolen goods", "a broken seal".
+_EN_IRREGULAR_PARTICIPLES = {"lost", "stolen", "broken", "torn", "worn", "frozen", "forgotten", "hidden", "sold",
+                             "held", "kept", "left", "sent", "found", "spent", "taken", "given", "written", "done"}
+
+
+def _en_participle(word: str) -> bool:
+    return word in _EN_IRREGULAR_PARTICIPLES or len(word) > 4 and word.endswith("ed") and not word.endswith("eed")
+
+
 def _en_kinds(a: str, b: str) -> bool:
-    """Two English subjects with the same head and different modifiers, none of them a quantity."""
+    """Two English subjects with the same head and different modifiers, none of them a quantity and none a
+    participle: "a lost card" and "a replacement card", "lost bags" and "checked bags" are one thing at two steps
+    of one procedure, not two kinds of it, and what is stated for the one ("must be reported") is about that step
+    (a kind spelt with a participle, "checked bags" beside "cabin bags", is lost to this rule: a missing
+    unanswerable question costs less than a nonsensical one)."""
     wa, wb = a.lower().split(), b.lower().split()
     preps = {"on", "in", "for", "with", "of", "at", "to", "from", "by", "under", "over", "and", "or"}
+    if any(_en_participle(w) for w in wa[:-1] + wb[:-1]):
+        return False
     return wa != wb and len(wa) > 1 and len(wb) > 1 and not re.search(r"\d", a + b) and not preps & set(wa + wb)
 
 
 def _differ_by_adjectives(a: ProseQuestion, b: ProseQuestion) -> bool:
     """The two subjects differ only in adjectives ("общий" / "биохимический анализ крови"): two kinds of one
     thing. Subjects that differ in a noun ("вызов врача" / "вызов терапевта") may be a kind and its
-    instance, where the one answers the other."""
+    instance, where the one answers the other; subjects that differ in a participle the dictionary knows only
+    as one («утерянная карта» / «новая карта») are one thing at two steps of a procedure («повышенная», also an
+    adjective in the dictionary, stays a kind)."""
     if a.lang != "ru":
         return True
     analyzer = morph._analyzer()
     diff = set(lemmas(a.subject)) ^ set(lemmas(b.subject))
+    words = [w.lower() for w in re.findall(r"[А-Яа-яЁё]+", f"{a.subject} {b.subject}")]
+    if analyzer is not None and any(analyzer.parse(w)[0].tag.POS == "PRTF" for w in words):
+        return False
     return bool(diff) and analyzer is not None and all(
         analyzer.parse(w)[0].tag.POS in ("ADJF", "PRTF", "ADJS") for w in diff)
 
@@ -324,4 +367,4 @@ def unanswerable_rows(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], d
     return [(q, NOT_FOUND[lang], lang, extra) for q, lang, extra in rows]
 
 
-__all__ = ["NOT_FOUND", "absent_candidates", "term_subjects", "recombined_items", "table_rows", "stated_by_judge", "stated_by_lemmas", "unanswerable_rows"]
+__all__ = ["DIMENSIONS", "NOT_FOUND", "absent_candidates", "term_subjects", "recombined_items", "table_rows", "stated_by_judge", "stated_by_lemmas", "unanswerable_rows"]

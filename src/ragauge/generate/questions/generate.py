@@ -7,7 +7,8 @@ Pipeline (each step a small pure module):
 2. facts: table rows, numeric sentences, definitions (:mod:`.facts`); editions of a document (:mod:`.versions`);
 3. base candidates: simple, reasoning, multi-context, versions, long sections, unanswerable, sensitive
    (:mod:`.build`);
-4. the same question from two chunks: merged when the references agree, dropped as ambiguous when not;
+4. the same question from two chunks: merged when the references agree, asked with what tells the chunks apart
+   when not ("… of the Gold card?", :mod:`.qualifier`), dropped as ambiguous when nothing does;
 5. balanced selection of the base cases, round-robin over slices and documents, refusing near duplicates
    (:mod:`.balance`, :mod:`.dedup`);
 6. variants of chosen cases: badly formulated (typos, no punctuation, wrong keyboard layout, colloquial;
@@ -28,7 +29,7 @@ from ragauge.errors import ConfigError, InputError
 from ragauge.generate.case import GoldenCase
 from ragauge.generate.chunking import Chunk
 from ragauge.generate.documents import Document
-from ragauge.generate.questions import build, coverage, morph, paraphrase, typos, verify
+from ragauge.generate.questions import build, coverage, morph, paraphrase, qualifier, typos, verify
 from ragauge.generate.questions.balance import cover_first, interleave_by_document, select
 from ragauge.generate.questions.candidate import Candidate
 from ragauge.generate.questions.dedup import NearDuplicateFilter
@@ -103,8 +104,40 @@ def _merge_same_question(cands: list[Candidate], dropped: Counter) -> list[Candi
                                  g.expected_behaviour, extra=g.extra))
             dropped["merged_same_question"] += len(group) - 1
         else:
-            dropped["ambiguous_same_question_different_answers"] += len(group)
+            asked = _distinguished(group)
+            if asked is None:
+                dropped["ambiguous_same_question_different_answers"] += len(group)
+            else:
+                out += asked
+                dropped["qualified_same_question_different_answers"] += len(group)
     return out
+
+
+def _of_siblings(cands: list[Candidate], chunks: list[Chunk]) -> list[Candidate]:
+    """Answerable one-chunk number questions asked of their section's thing when the document has other things of
+    that kind in other sections (:func:`.qualifier.of_siblings`); definitions, clauses and editions stay general."""
+    at = [i for i, c in enumerate(cands) if len(c.chunks) == 1 and c.expected_behaviour == "answer"
+          and c.type == "simple" and {"numbers", "table"} & set(c.slices) and "versions" not in c.slices
+          and not c.template.startswith(("definition", "abbreviation", "clause", "norm_reference"))]
+    asked = qualifier.of_siblings([(cands[i].question, cands[i].chunks[0], cands[i].lang) for i in at], chunks)
+    out = list(cands)
+    for i, question in zip(at, asked):
+        if question != cands[i].question:
+            out[i] = replace(cands[i], question=question)
+    return out
+
+
+def _distinguished(group: list[Candidate]) -> list[Candidate] | None:
+    """The same question from chunks with different answers, each asked with what tells its chunk apart
+    ("What is the daily cash withdrawal limit of the Gold card?"; :mod:`.qualifier`); None when the candidates
+    do not come from one distinct chunk each or nothing tells those apart."""
+    firsts = [c.chunks[0] for c in group if len(c.chunks) == 1]
+    if len(firsts) != len(group) or len({ch.id for ch in firsts}) != len(group):
+        return None
+    asked = qualifier.distinguished([c.question for c in group], firsts, [c.lang for c in group])
+    if asked is None:
+        return None
+    return [replace(c, question=q) for c, q in zip(group, asked)]
 
 
 def _source(c: Candidate) -> dict[str, Any]:
@@ -285,6 +318,7 @@ def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, 
     cands += build.period_candidates([f for f in table_facts if not lang or f.lang == lang], family, usable, dropped)
     cands += build.sensitive_candidates(usable, own)
     made = len(cands)
+    cands = _of_siblings(cands, usable)
     cands, failed = _checked(cands, dropped, judge_factory)
     cands = _merge_same_question(cands, dropped)
 

@@ -16,8 +16,10 @@ the past tense), and "Какой/Какая/Какое/Какие" agree with th
 (a clause number removed), so every number and condition of the reference is in its chunk.
 
 A Russian sentence these forms cannot ask is tried by :mod:`.prose_wh`, which puts a question phrase in place
-of the quantity («на 4 платежа» -> «На сколько платежей …»), and a sentence without a number that states a
-condition («… возмещается только при …») gives «При каком условии …?».
+of the quantity («на 4 платежа» -> «На сколько платежей …»), then by :mod:`.prose_caps_ru` («не должен превышать»,
+«ограничена суммой»: the maximum it states), and a sentence without a number that states a
+condition («… возмещается только при …») gives «При каком условии …?». A range («от 3 до 5 рабочих дней»,
+"3 to 5 working days") is one quantity.
 
 A sentence that gives no question is counted in ``dropped`` by reason (``prose_no_subject``,
 ``prose_no_verb``, ``prose_no_agreement``, ``prose_no_question_form``).
@@ -33,6 +35,7 @@ from typing import Iterable
 from ragauge.generate.chunking import Chunk
 from ragauge.generate.questions import morph
 from ragauge.generate.questions.facts import NUMBER, sentence_language, sentences
+from ragauge.generate.questions.prose_caps_ru import ru_cap_question
 from ragauge.generate.questions.prose_context import ANAPHORA, in_context, qualify
 from ragauge.generate.questions.prose_en import en_question
 from ragauge.generate.questions.prose_wh import ru_condition_question, ru_wh_question
@@ -172,6 +175,8 @@ def _ru_question_word(op: str, qkind: str, lemma: str, after: str = "") -> tuple
             return "Как долго", "duration"
         if op in table:
             return table[op], "deadline" if op in ("deadline", "within", "upto") else "duration"
+        if not op and lemma == "занимать":  # "занимает 3 дня": "Сколько времени занимает …?"
+            return "Сколько времени", "duration"
         if not op:
             return ("Сколько" if lemma in ("длиться", "составлять", "стоить") else "Как долго"), "duration"
         return None
@@ -200,6 +205,8 @@ def _split_subject(words: list[str], verb_at: int, verb: str) -> tuple[list[str]
         subject = " ".join(words[k:verb_at])
         if k and (verb_at - k > 4 or any(w.lower() in _RU_PREP for w in words[k:verb_at])):
             continue
+        if k and NUMBER.search(words[k - 1]):  # "весом более 20 | кг": the word after a number is its unit
+            continue
         form = _subject_form(subject)
         if form is not None and _agrees(verb, form):
             return _clean_tail(words[:k]), subject, form
@@ -210,15 +217,22 @@ _WITH_WHAT = {"masc": "каким", "femn": "какой", "neut": "каким", 
 
 
 def _with_what(middle: list[str]) -> tuple[str, list[str]] | None:
-    """("С какой надбавкой", rest of the middle) when the middle ends with "с/со" + a noun in the instrumental."""
-    if len(middle) < 2 or middle[-2].lower() not in ("с", "со"):
+    """("С какой надбавкой", rest of the middle) when the middle ends with "с/со" + a noun in the instrumental;
+    ("Какой комиссией", rest) when it ends with the instrumental noun alone ("облагается комиссией 1%")."""
+    if not middle:
         return None
     p = _parse(middle[-1]) if re.fullmatch(r"[а-яё]+", middle[-1].lower()) else None
     if p is None or p.tag.POS != "NOUN" or str(p.tag.case) != "ablt":
         return None
     form = "plur" if str(p.tag.number) == "plur" else str(p.tag.gender)
     which = _WITH_WHAT.get(form)
-    return (f"{middle[-2].capitalize()} {which} {middle[-1]}", middle[:-2]) if which else None
+    if not which:
+        return None
+    if len(middle) >= 2 and middle[-2].lower() in ("с", "со"):
+        return f"{middle[-2].capitalize()} {which} {middle[-1]}", middle[:-2]
+    if len(middle) >= 2 and _parse(middle[-2]) is not None and _parse(middle[-2]).tag.POS == "PREP":
+        return None  # "по ставке", "под залогом": another preposition governs it
+    return f"{which.capitalize()} {middle[-1]}", middle[:-1]
 
 
 def _recipient_first(prefix: list[str]) -> list[str]:
@@ -260,16 +274,22 @@ def _ru_question(sentence: str) -> tuple[str | None, str, str, str, str]:
     if any("," in w or "(" in w for w in words[:verb_at]) or verb_at == 0:
         return None, "prose_no_subject", "", "", ""
     lemma = _parse(verb).normal_form
-    op_len, op = _operator(words[:first_num])
-    number = words[first_num]
-    after = " ".join(words[first_num + 1:first_num + 3])
+    last_num, q_at = first_num, first_num  # "от 3 до 5 рабочих дней": the range is one quantity, from "от"
+    if words[first_num - 1].lower() == "от" and first_num - 1 > verb_at and first_num + 2 < len(words) \
+            and words[first_num + 1].lower() == "до" and NUMBER.match(words[first_num + 2]):
+        last_num, q_at = first_num + 2, first_num - 1
+    op_len, op = _operator(words[:q_at])
+    number = words[last_num]
+    after = " ".join(words[last_num + 1:last_num + 3])
     if re.fullmatch(r"[\d.,]+%", number):
         number, after = number[:-1], "%"
     qkind = _quantity_kind(after, number)
-    if any(w.endswith(",") for w in words[verb_at:first_num - op_len]) or re.match(
-            r"^возраст", words[first_num - op_len - 1].lower()):
+    if q_at < first_num and not op and qkind == "duration" and lemma not in _LASTING | {"длиться", "занимать"}:
+        op = "within"  # "выполняется от 3 до 5 рабочих дней": by when, as "в течение"
+    if any(w.endswith(",") for w in words[verb_at:q_at - op_len]) or re.match(
+            r"^возраст", words[q_at - op_len - 1].lower()):
         return None, "prose_no_question_form", "", "", ""  # a participle clause or an age: asked by .prose_wh
-    middle = _clean_tail(words[verb_at + 1:first_num - op_len])
+    middle = _clean_tail(words[verb_at + 1:q_at - op_len])
     split = _split_subject(words, verb_at, verb)
     if split is None:
         # the verb before its subject: "Пенсионерам предоставляется скидка 10% …"
@@ -309,7 +329,7 @@ def _ru_question(sentence: str) -> tuple[str | None, str, str, str, str]:
     q, kind = opening
     subj = morph.lower_first(subject)
     reflexive = verb.lower().endswith(("ся", "сь")) or "intr" in _parse(verb).tag
-    core = f"{verb} {subj}" if reflexive or q == "Сколько" else f"{subj} {verb}"
+    core = f"{verb} {subj}" if reflexive or q.startswith("Сколько") else f"{subj} {verb}"
     question = " ".join([q, core] + middle + ([_lower(prefix)] if prefix else [])) + "?"
     frame = f"{q} {verb} {{subj}}?" if core.startswith(verb) and not middle and not prefix else ""
     return question, kind, subject, frame, "plur" if form == "plur" else "sing"
@@ -342,6 +362,8 @@ def prose_questions(chunks: Iterable[Chunk], langs: dict[str, str], dropped: Cou
             question, kind, subject, frame, form = (_ru_question if own == "ru" else en_question)(sent)
             if question is None and own == "ru":
                 wh, wh_kind = ru_wh_question(sent)
+                if wh is None and (cap := ru_cap_question(_CLAUSE.sub("", sent))) is not None:
+                    wh, wh_kind = cap  # "не должен превышать", "ограничена суммой": the maximum it states
                 if wh is not None:
                     question, kind, subject, frame, form = wh, wh_kind, "", "", ""
             if question is not None and ANAPHORA.search(sent):

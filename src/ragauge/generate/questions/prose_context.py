@@ -7,6 +7,8 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ragauge.generate.questions.qualifier import distinguished
+
 if TYPE_CHECKING:
     from ragauge.generate.chunking import Chunk
     from ragauge.generate.questions.prose import ProseQuestion
@@ -28,8 +30,10 @@ def in_context(question: str, chunk: Chunk, lang: str) -> str:
 
 
 def qualify(items: list[ProseQuestion]) -> list[ProseQuestion]:
-    """The same question from sentences with different answers: name the section (or the document) so that
-    each has exactly one answer; identical sentences stay as one question (merged later)."""
+    """The same question from sentences with different answers: name what tells their chunks apart (the thing
+    each section names, else the section, else the document; :mod:`.qualifier`) so that each has exactly one
+    answer; identical sentences stay as one question (merged later), and names that tell nothing apart leave
+    the question as it is (dropped later as ambiguous)."""
     groups: dict[str, list[int]] = {}
     for i, q in enumerate(items):
         groups.setdefault(q.question.casefold(), []).append(i)
@@ -37,13 +41,10 @@ def qualify(items: list[ProseQuestion]) -> list[ProseQuestion]:
     for idxs in groups.values():
         if len({items[i].reference for i in idxs}) < 2:
             continue
-        for i in idxs:
-            q = items[i]
-            sections = {items[j].chunk.section[-1] if items[j].chunk.section else "" for j in idxs}
-            name = q.chunk.section[-1] if len(sections) == len(idxs) and q.chunk.section else q.chunk.title
-            where = (f" согласно разделу «{name}»" if q.chunk.section and name == q.chunk.section[-1]
-                     else f" по документу «{name}»") if q.lang == "ru" else f" according to “{name}”"
-            out[i] = replace(q, question=q.question[:-1] + where + "?")
+        asked = distinguished([items[i].question for i in idxs], [items[i].chunk for i in idxs],
+                              [items[i].lang for i in idxs])
+        for i, question in zip(idxs, asked or []):
+            out[i] = replace(items[i], question=question)
     return out
 
 

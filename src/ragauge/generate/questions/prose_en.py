@@ -98,7 +98,14 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
     number = words[first_num]
     if re.fullmatch(r"\d+(?:st|nd|rd|th)\W*", number, re.IGNORECASE):
         return None, "prose_no_question_form", "", "", ""  # "issued on the 1st day": a date, no template
-    pre = [w.lower() for w in words[at + 1:first_num]]
+    last_num = _range_end(words, first_num)
+    q_at = first_num  # where the quantity phrase starts: "from 3 to 5 days" starts at "from"
+    if last_num > first_num and words[first_num - 1].lower() in ("from", "between") and first_num - 1 > at:
+        q_at -= 1
+    pre = [w.lower() for w in words[at + 1:q_at]]
+    cap = _cap_question(words, at, aux_at, subject, pre, number, words[last_num + 1:])
+    if cap is not None:
+        return cap
     when = next((k for k, w in enumerate(pre) if w in ("when", "if")), None)
     if when is not None and aux_at is not None and 0 < when <= 4 and words[at].lower() in ("is", "are"):
         # "Delayed baggage is covered when the delay lasts more than 12 hours" -> "When is delayed baggage covered?"
@@ -111,7 +118,7 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
         middle_age = words[at + 1:first_num - cut]
         return (_core("Up to what age", words, at, aux_at, subject, middle_age), "condition", " ".join(subject),
                 "", "plur" if _en_plural(subject[-1]) else "sing")
-    after = " ".join(words[first_num + 1:first_num + 3])
+    after = " ".join(words[last_num + 1:last_num + 3])
     unit = "money" if "$" in number or "€" in number else "percent" if number.endswith("%") else \
         "time" if _EN_TIME.match(after) else "clock" if re.fullmatch(r"\d{1,2}:\d\d", number) else \
         "date" if _EN_MONTH.match(after) else "count"
@@ -124,7 +131,9 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
         if pre[len(pre) - len(ws):] == ws:
             op, op_len = kind, len(ws)
             break
-    middle = words[at + 1:first_num - op_len]
+    middle = words[at + 1:q_at - op_len]
+    if q_at < first_num and aux_at is not None and not op:  # "are processed between 5 and 10 days": a deadline
+        op = "within"
     of_noun = _of_noun(middle) if op == "of" and unit in ("money", "percent") else None
     if of_noun is not None:  # "available for an additional premium of 20%" -> "For what additional premium is …"
         q_of, middle = of_noun
@@ -137,7 +146,7 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
     if any(w.lower() in ("a", "an", "than", "and", "or") for w in middle) or len(middle) > 5 \
             or middle and middle[-1].lower() in ("the", "first", "next", "last", "initial", "each", "per"):
         return None, "prose_no_question_form", "", "", ""
-    tail_words = " ".join(words[first_num + 1:]).lower()
+    tail_words = " ".join(words[last_num + 1:]).lower()
     if unit == "time":
         unit_word = _EN_TIME.match(after).group().split()[-1]
         unit_word = unit_word if unit_word.endswith("s") else unit_word + "s"
@@ -149,7 +158,7 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
             q, kind = "How long", "duration"
         elif op == "least" and ("before" in tail_words or "in advance" in tail_words):
             q, kind = "How far in advance", "deadline"
-        elif op == "upto" and (before := _before_what(words[first_num + 1:])):
+        elif op == "upto" and (before := _before_what(words[last_num + 1:])):
             q, kind = f"How many {unit_word} before {before}", "deadline"  # a cut-off, not a limit
         elif op == "upto":
             q, kind = f"Up to how many {unit_word}", "limit"
@@ -177,7 +186,7 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
                                                       after.lower()):  # "accepted up to 23 kg each"
         q, kind = ("Up to what weight" if re.match(r"^(?:kg|lb|g\b|kilo|pound)", after.lower())
                    else "Up to what length"), "limit"
-    elif unit == "count" and op == "upto" and (things := _en_counted(words[first_num + 1:])):
+    elif unit == "count" and op == "upto" and (things := _en_counted(words[last_num + 1:])):
         q, kind = f"Up to how many {things}", "limit"  # "includes up to 10 user accounts"
     else:
         return None, "prose_no_question_form", "", "", ""
@@ -192,6 +201,78 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
     plural = _en_plural(subject[-1])
     frame = f"{q} {words[at].lower()} {{subj}} {' '.join(middle)}?" if aux_at is not None and middle else ""
     return " ".join([q] + core) + "?", kind, subj, frame.replace(" ?", "?"), "plur" if plural else "sing"
+
+
+def _range_end(words: list[str], first: int) -> int:
+    """Index of the last number of a range that starts at ``first`` ("3 to 5", "3 and 5" after "between"),
+    else ``first``."""
+    if first + 2 < len(words) and words[first + 1].lower() in ("to", "and") \
+            and re.fullmatch(r"[$€]?\d[\d.,]*%?", words[first + 2].rstrip(",;")) \
+            and (words[first + 1].lower() == "to" or first > 0 and words[first - 1].lower() == "between"):
+        return first + 2
+    return first
+
+
+#: "must not exceed", "may not exceed", "cannot exceed", "is limited to", "are capped at" before the quantity.
+_NOT_EXCEED = (["not", "exceed"], ["cannot", "exceed"], ["never", "exceed"])
+_LIMITED_TO = (["limited", "to"], ["restricted", "to"])
+#: Nouns that are a measure themselves: "The declared value may not exceed $5,000" asks "the maximum declared
+#: value", not "the maximum amount of the declared value".
+MEASURE_NOUNS = {"value", "amount", "sum", "total", "weight", "length", "height", "width", "size", "price", "cost",
+                  "fee", "limit", "balance", "duration", "period", "term", "load", "volume", "distance",
+                  "compensation", "payment", "deposit", "refund", "discount", "liability", "cover", "coverage"}
+_WEIGHT = re.compile(r"^(?:kg|lbs?|g|t|tonnes?|tons?|kilograms?|pounds?|grams?)\b", re.IGNORECASE)
+_LENGTH = re.compile(r"^(?:cm|mm|m|km|metres?|meters?|inches|inch|feet|ft|centimet\w+)\b", re.IGNORECASE)
+
+
+def _what_of(unit: str, after: list[str]) -> tuple[str, str] | None:
+    """("weight", "What weight") for a quantity of ``unit`` ("kg"), from the words after the number."""
+    text = " ".join(after[:2])
+    if _WEIGHT.match(text):
+        return "weight", "What weight"
+    if _LENGTH.match(text):
+        return "length", "What length"
+    if unit == "$":
+        return "amount", "What amount"
+    if _EN_TIME.match(text):
+        word = _EN_TIME.match(text).group().split()[-1]
+        return "duration", f"How many {word if word.endswith('s') else word + 's'}"
+    return None
+
+
+def _cap_question(words: list[str], at: int, aux_at: int | None, subject: list[str], pre: list[str], number: str,
+                  after: list[str]) -> tuple[str, str, str, str, str] | None:
+    """A ceiling: "Pallets must not exceed 1,000 kg" -> "What is the maximum weight of pallets?", "The declared value
+    may not exceed $5,000" -> "What is the maximum declared value?", "Our liability is limited to $100 per parcel
+    unless …" -> "To what amount is the liability limited?" (the reference keeps the exception); None for any
+    other sentence or a quantity whose kind has no name (a bare count)."""
+    unit = "$" if "$" in number or "€" in number else "%" if number.endswith("%") else ""
+    plural = "plur" if _en_plural(subject[-1]) else "sing"
+    subj = _user_side(_lower_subject(subject))
+    if any(pre[len(pre) - len(ws):] == ws for ws in _NOT_EXCEED) and len(pre) <= 3:
+        bare = re.sub(r"^(?:the|a|an)\s+", "", subj)
+        head = bare.split()[-1].lower()
+        if head in MEASURE_NOUNS and " of " not in f" {bare} ":
+            return f"What is the maximum {bare}?", "limit", " ".join(subject), "", plural
+        named = _what_of(unit, after)
+        if named is None or unit == "%":
+            return None
+        noun = "length" if named[0] == "duration" else named[0]  # "Stays may not exceed 30 days": length of stays
+        return f"What is the maximum {noun} of {subj}?", "limit", " ".join(subject), "", plural
+    if aux_at is not None and any(pre[-2:] == ws for ws in _LIMITED_TO) and len(pre) == 2:
+        # a count of days keeps "How many days is remote work limited to?"; an amount or a weight is named
+        named = _what_of(unit, after)
+        opening = "To what percentage" if unit == "%" else None if named is None or named[0] == "duration" \
+            else "To " + named[1][:1].lower() + named[1][1:]
+        if opening is None:
+            return None
+        return f"{opening} {words[at].lower()} {subj} {pre[0]}?", "limit", " ".join(subject), "", plural
+    return None
+
+
+def _user_side(subj: str) -> str:
+    """A question is asked by the reader: the writer's "our liability" is "the liability"."""
+    return re.sub(r"^(?:our|my)\s+", "the ", subj, flags=re.IGNORECASE)
 
 
 def _lower_subject(subject: list[str]) -> str:
@@ -215,13 +296,19 @@ def _of_noun(middle: list[str]) -> tuple[str, list[str]] | None:
     """("For what additional premium", middle before it) when the middle ends "for an additional premium"."""
     low = [w.lower() for w in middle]
     for k in range(len(low) - 1, -1, -1):
-        if low[k] in ("for", "at", "with") and k + 2 < len(low) + 1 and k + 1 < len(low) \
-                and low[k + 1] in ("a", "an", "the"):
+        if k + 1 < len(low) and low[k + 1] in ("a", "an", "the") and (
+                low[k] in ("for", "at", "with") or low[k] in _GIVEN):
             noun = middle[k + 2:]
-            if 1 <= len(noun) <= 3 and all(re.fullmatch(r"[a-z-]+", w) for w in noun):
-                return f"{middle[k].capitalize()} what {' '.join(noun)}", middle[:k]
-            return None
+            if not (1 <= len(noun) <= 3 and all(re.fullmatch(r"[a-z-]+", w) for w in noun)):
+                return None
+            if low[k] in _GIVEN:  # "are charged a surcharge of $15" -> "What surcharge are … charged?"
+                return f"What {' '.join(noun)}", middle[:k + 1]
+            return f"{middle[k].capitalize()} what {' '.join(noun)}", middle[:k]
     return None
+
+
+#: Verbs whose passive takes the amount's noun as an object: "charged a fee of", "paid a bonus of".
+_GIVEN = {"charged", "paid", "given", "granted", "offered", "awarded", "billed", "refunded", "reimbursed"}
 
 
 def _before_what(rest: list[str]) -> str:
@@ -240,4 +327,4 @@ def _before_what(rest: list[str]) -> str:
     return " ".join(out)
 
 
-__all__ = ["en_question"]
+__all__ = ["MEASURE_NOUNS", "en_question"]

@@ -1,0 +1,144 @@
+"""The distinguishing qualifier of a question two chunks answer differently: the thing each chunk's section names.
+
+"The daily cash withdrawal limit is $1,000." under "## Classic card" and "… is $3,000." under "## Gold card" give
+the same question with two answers. Asked with the card it is about, each has one answer:
+
+* **the section names a thing the chunk talks about** (its words are in the chunk's own text: "The annual fee for
+  the Gold card is $120"): English "What is the daily cash withdrawal limit of the Gold card?" ("What is/are X"
+  takes "of the …"; any other question "… for the …" at its end); Russian «по» + the heading in the dative,
+  «Каков суточный лимит снятия наличных по карте Gold?»;
+* **a section that names a topic, not a thing** ("Repayment", «Хранение на складе»): the section is named,
+  "… according to “Repayment”?", «… согласно разделу «Хранение на складе»?»;
+* **the same section in both** (two documents): the document's title, "according to “Card tariffs”",
+  «по документу «Тарифы»».
+
+Names that do not tell the chunks apart give no qualifier: the question stays ambiguous and is dropped.
+
+A document about several things of one kind (two cards, two deposits, each in its own named section) has every
+number-bearing question of those sections asked of its thing, whether or not the other section states the same
+attribute: :func:`of_siblings`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from ragauge.generate.chunking import Chunk
+from ragauge.generate.questions import morph
+from ragauge.generate.questions.special import lemmas
+
+#: A heading longer than this many words is a sentence or a title, not the name of a thing.
+MAX_NAME_WORDS = 4
+_WHAT_IS = re.compile(r"^What (?:is|are) ", re.IGNORECASE)
+
+
+def _section(chunk: Chunk) -> str:
+    return chunk.section[-1].strip() if chunk.section else ""
+
+
+def _named(words: Sequence[str]) -> bool:
+    """A heading or mention that holds a name: a word after the first with a capital ("Gold", "Classic"), a Latin
+    word among Cyrillic ones, or a quoted name («Пенсионный»); "Annual leave", «Испытательный срок» name topics."""
+    text = " ".join(words)
+    cyrillic = bool(re.search(r"[А-Яа-яЁё]", text))
+    return bool(re.search(r"[«\"“]", text)) or any(
+        w[:1].isupper() or cyrillic and re.fullmatch(r"[A-Za-z][\w-]*", w) for w in words[1:])
+
+
+def entity_name(chunk: Chunk, lang: str) -> str | None:
+    """The thing the chunk's section heading names, as a question attaches it, when the heading holds a name and
+    the chunk's text names it too: "the Gold card" (English, as the text spells it mid-sentence), «карте Gold»
+    (Russian, dative); None for a heading that names a topic ("Repayment", "Annual leave") or is the title."""
+    name = _section(chunk)
+    if not name or name == chunk.title.strip() or len(name.split()) > MAX_NAME_WORDS or re.search(r"[.:;?!\d]", name):
+        return None
+    if lang == "en":
+        found = [m for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", chunk.text, re.IGNORECASE)
+                 if not re.search(r"(?:^|[.!?]\s+)$", chunk.text[:m.start()])]  # mid-sentence, as a name is written
+        if not found or not any(w[:1].isupper() for w in found[0].group().split()):
+            return None
+        written = found[0].group()
+        if re.match(r"(?:the|a|an|our|your)\s", written, re.IGNORECASE):
+            return written
+        return f"the {written}"
+    if not morph.available() or not _named(name.split()):
+        return None
+    own = set(lemmas(name))
+    if not own or not own <= set(lemmas(chunk.text)):
+        return None
+    return morph.inflect(morph.lower_first(name), "datv")
+
+
+def with_entity(question: str, entity: str, lang: str) -> str:
+    """``question`` asked of ``entity`` (from :func:`entity_name`). Russian: when the question already holds the
+    entity's noun («Каков срок вклада?» under «Вклад «Надёжный»»), only the name is added after it («Каков срок
+    вклада «Надёжный»?»), else «по» + the entity in the dative."""
+    body = question.rstrip("?").rstrip()
+    if lang == "en":
+        return f"{body} {'of' if _WHAT_IS.match(question) else 'for'} {entity}?"
+    head, _, rest = entity.partition(" ")
+    if rest and morph.available() and _named(["", *rest.split()]):
+        analyzer = morph._analyzer()
+        lemma = analyzer.parse(head.lower())[0].normal_form
+        words = body.split(" ")
+        for i, w in enumerate(words):
+            if re.fullmatch(r"[а-яё]+", w) and analyzer.parse(w)[0].normal_form == lemma:
+                return " ".join(words[:i + 1] + [rest] + words[i + 1:]) + "?"
+    return f"{body} по {entity}?"
+
+
+def with_source(question: str, name: str, lang: str, *, section: bool) -> str:
+    """``question`` with the section (or, ``section=False``, the document) it is answered by."""
+    body = question.rstrip("?").rstrip()
+    if lang == "en":
+        return f"{body} according to “{name}”?"
+    return f"{body} согласно разделу «{name}»?" if section else f"{body} по документу «{name}»?"
+
+
+def distinguished(questions: Sequence[str], chunks: Sequence[Chunk], langs: Sequence[str]) -> list[str] | None:
+    """The same question from ``chunks`` (one each) with different answers, each asked with what tells its chunk
+    apart (see the module docstring); None when their sections and titles do not."""
+    if len(chunks) < 2:
+        return list(questions)
+    entities = [entity_name(c, lang) for c, lang in zip(chunks, langs)]
+    if all(entities) and len({e.casefold() for e in entities if e}) == len(entities):
+        return [with_entity(q, e, lang) for q, e, lang in zip(questions, entities, langs) if e]
+    sections = [_section(c) for c in chunks]
+    if all(sections) and len(set(sections)) == len(sections):
+        return [with_source(q, s, lang, section=True) for q, s, lang in zip(questions, sections, langs)]
+    titles = [c.title.strip() for c in chunks]
+    if all(titles) and len(set(titles)) == len(titles):
+        return [with_source(q, t, lang, section=False) for q, t, lang in zip(questions, titles, langs)]
+    return None
+
+
+def of_siblings(questions: Sequence[tuple[str, Chunk, str]], chunks: Sequence[Chunk]) -> list[str]:
+    """Each (question, chunk, lang) asked of the thing its section names when another section of the same document
+    names another thing of the same kind ("Classic card" beside "Gold card", «Вклад «Надёжный»» beside «Вклад
+    «Пенсионный»»): "Cashback is paid at 2% of card purchases" under "Gold card" asks "At what rate is cashback paid
+    for the Gold card?", since a reader of two cards' tariffs cannot know which one "cashback" means. A question
+    that already names its thing, and any question from other sections, is returned as it is."""
+    names: dict[tuple[str, str], str | None] = {}
+
+    def name(c: Chunk, lang: str) -> str | None:
+        if (c.id, lang) not in names:
+            names[c.id, lang] = entity_name(c, lang)
+        return names[c.id, lang]
+
+    out = []
+    for question, chunk, lang in questions:
+        own = name(chunk, lang)
+        if not own or set(lemmas(_section(chunk))) <= set(lemmas(question)):
+            out.append(question)
+            continue
+        kind = set(lemmas(_section(chunk)))
+        if any(c.doc_id == chunk.doc_id and _section(c) != _section(chunk) and name(c, lang) is not None
+               and kind & set(lemmas(_section(c))) for c in chunks):
+            out.append(with_entity(question, own, lang))
+        else:
+            out.append(question)
+    return out
+
+
+__all__ = ["MAX_NAME_WORDS", "distinguished", "entity_name", "of_siblings", "with_entity", "with_source"]
