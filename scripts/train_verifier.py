@@ -59,7 +59,8 @@ VERSION = "ragauge-verifier-2"
 # claims2: claims from claims.answer_claims (meta statements, pleasantries and bare yes/no dropped)
 # ru3: spelled ranges share their multiplier, "девяносто", a spaced dash is no range; align() knows the
 # parts of hyphenated lemmas and a few same-meaning words
-FEATURE_REV = "ctx1-det-claims2-ru3"
+# asw: numbers and words as written (day of month, clock times "8.00", codes "P1", lead words, yearless dates)
+FEATURE_REV = "ctx1-det-claims2-ru3-asw"
 SEED = 20240601
 
 
@@ -430,7 +431,9 @@ def balanced_weights(table: Table, idx: np.ndarray, *, family: str | None = None
 def fit_head(table: Table, idx: np.ndarray, *, components: int = 32, C: float = 0.5, head: str = "logreg",
              hidden: int = 32, seed: int = SEED, threshold: float = 0.5, meta: dict | None = None,
              family: str | None = None, other_weight: float = 1.0, swap_weight: float = 1.0,
-             dataset_weights: dict[str, float] | None = None) -> Head:
+             dataset_weights: dict[str, float] | None = None, monotone: bool = False) -> Head:
+    """One head fitted on the claims ``idx`` of ``table``; ``monotone`` keeps the weight of every feature of
+    ``MONOTONE`` on its side of zero (``fit_signed_logreg``)."""
     from sklearn.decomposition import PCA
     from sklearn.linear_model import LogisticRegression
 
@@ -451,7 +454,12 @@ def fit_head(table: Table, idx: np.ndarray, *, components: int = 32, C: float = 
     mean, scale = z.mean(axis=0), z.std(axis=0)
     scale[scale < 1e-6] = 1.0
     zs = (z - mean) / scale
-    if head == "logreg":
+    if monotone and head != "logreg":
+        raise ValueError(f"sign constraints (monotone) need head='logreg', not {head!r}")
+    if head == "logreg" and monotone:
+        coef, intercept = fit_signed_logreg(zs, y, w, C=C, signs=monotone_signs(zs.shape[1]))
+        layers = ((coef[:, None], np.array([intercept])),)
+    elif head == "logreg":
         lr = LogisticRegression(C=C, max_iter=2000, random_state=seed).fit(zs, y, sample_weight=w)
         layers = ((lr.coef_.T.copy(), lr.intercept_.copy()),)
     elif head == "mlp":
@@ -460,6 +468,76 @@ def fit_head(table: Table, idx: np.ndarray, *, components: int = 32, C: float = 
         raise ValueError(f"unknown head {head!r}")
     return Head(tuple(n for n in FEATURE_NAMES[:N_SCALAR]), proj_mean, proj, mean, scale, layers, threshold,
                 VERSION, dict(meta or {}))
+
+
+# Features whose meaning fixes the direction of their effect on P(supported) (``--monotone``): more of the
+# claim's words or stems found in the evidence can only speak for it (+1); a contradicted or missing figure, a
+# word found in no context, a missing entity, a negation or scope mismatch can only speak against it (-1). The
+# unconstrained head learns some of these against their meaning from collinear neighbours and from training
+# rows that copy the context's words (the swaps, HaluEval): ``rare_recall_top`` -1.0 beside ``recall_top``
+# +0.4, so a faithful paraphrase that matched *more* words could score lower (issue 13). Left free: the
+# embedding similarities (``sim_*``, ``lexical_best``, ``clean_sim``: collinear, their differences say how
+# consistent the windows are, which has no fixed sign; constraining them too cost the Russian dev split, model
+# card), counts, length, script, "has numbers", rounding and the PCA block.
+MONOTONE: dict[str, int] = {
+    **dict.fromkeys(("score_best", "recall_best", "jaccard_best", "weighted_recall_best", "rare_recall_best",
+                     "recall_top", "weighted_recall_top", "rare_recall_top", "num_share_matched",
+                     "stem4_recall_all"), +1),
+    **dict.fromkeys(("novel_share", "n_novel", "num_share_contradicted", "num_share_missing", "num_any_sign_flip",
+                     "num_any_qualifier_mismatch", "num_any_unit_mismatch", "num_any_magnitude_mismatch",
+                     "num_any_bound_mismatch", "num_any_date_mismatch", "num_max_rel_error", "n_entities_missing",
+                     "share_entities_missing", "negation_mismatch", "scope_mismatch"), -1),
+}
+
+
+def monotone_signs(n_inputs: int, names: tuple[str, ...] | None = None) -> np.ndarray:
+    """Required sign of each head input: +1 (>= 0), -1 (<= 0), 0 (held at 0), NaN (free): the scalars by
+    ``MONOTONE`` (NaN when absent), then the PCA block (free). Standardisation divides by a positive scale, so a
+    sign on the standardised input is the sign on the raw feature."""
+    names = names if names is not None else tuple(FEATURE_NAMES[:N_SCALAR])
+    signs = np.full(n_inputs, np.nan)
+    signs[: len(names)] = [MONOTONE.get(n, np.nan) for n in names]
+    return signs
+
+
+def fit_signed_logreg(z: np.ndarray, y: np.ndarray, w: np.ndarray, *, C: float, signs: np.ndarray,
+                      tol: float = 1e-8) -> tuple[np.ndarray, float]:
+    """L2 logistic regression with sign-constrained weights: minimise
+    ``C * sum_i w_i * logloss(y_i, sigmoid(z_i . beta + b)) + ||beta||^2 / 2`` (scikit-learn's objective; the
+    intercept is not penalised) subject to ``beta_j >= 0`` where ``signs[j] > 0``, ``beta_j <= 0`` where
+    ``signs[j] < 0`` and ``beta_j = 0`` where ``signs[j] == 0`` (NaN: free), by bounded L-BFGS (scipy's
+    L-BFGS-B: a projected quasi-Newton method). Convex, so the result does not depend on a seed; with every
+    sign NaN it is scikit-learn's ``LogisticRegression``.
+
+    >>> z = np.array([[0.0], [1.0], [2.0], [3.0]]); y = np.array([0, 0, 1, 1]); w = np.ones(4)
+    >>> beta, _ = fit_signed_logreg(z, y, w, C=1.0, signs=np.array([-1.0]))
+    >>> float(beta[0])  # the data want a positive weight; the constraint holds it at 0
+    0.0
+    """
+    from scipy.optimize import minimize
+
+    z = np.asarray(z, dtype=np.float64)
+    yy = np.asarray(y, dtype=np.float64)
+    ww = np.asarray(w, dtype=np.float64)
+    d = z.shape[1]
+
+    def objective(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        beta, b = theta[:d], theta[d]
+        t = z @ beta + b
+        # log(1 + e^t) - y t, stably
+        loss = np.logaddexp(0.0, t) - yy * t
+        g = C * ww * (1.0 / (1.0 + np.exp(-np.clip(t, -40, 40))) - yy)
+        value = C * float(ww @ loss) + 0.5 * float(beta @ beta)
+        return value, np.concatenate([z.T @ g + beta, [g.sum()]])
+
+    bounds = [(None, None) if np.isnan(s) else (0.0, None) if s > 0 else (None, 0.0) if s < 0 else (0.0, 0.0)
+              for s in signs] + [(None, None)]
+    res = minimize(objective, np.zeros(d + 1), jac=True, method="L-BFGS-B", bounds=bounds,
+                   options={"maxiter": 5000, "ftol": tol * 1e-3, "gtol": tol})
+    beta = res.x[:d].copy()
+    with np.errstate(invalid="ignore"):  # exact zeros at an active bound (NaN compares False: free)
+        beta[((signs > 0) & (beta < 0)) | ((signs < 0) & (beta > 0)) | (signs == 0)] = 0.0
+    return beta, float(res.x[d])
 
 
 def _fit_mlp(z: np.ndarray, y: np.ndarray, w: np.ndarray, *, hidden: int, alpha: float, seed: int):
@@ -692,6 +770,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pairs-weight", type=float, default=PAIRS_WEIGHT,
                     help="weight of the pairs data set relative to one training file (0: not used)")
     ap.add_argument("--holdout-fold", type=int, help="leave the rows of this grouped fold out of training")
+    ap.add_argument("--monotone", action="store_true",
+                    help="keep the sign of every MONOTONE feature's weight (bounded L-BFGS; not the shipped recipe, "
+                    "see docs/verifier-model-card.md)")
     args = ap.parse_args(argv)
     use_pairs = args.pairs_weight > 0
     table, digest = load_table(args.data, pairs=args.pairs if args.pairs.is_file() else None)
@@ -706,6 +787,9 @@ def main(argv: list[str] | None = None) -> int:
         cfg["dataset_weights"] = {**cfg.get("dataset_weights", {}), "pairs": args.pairs_weight}
     if args.pooled_only:
         configs = {"pooled": dict(components=args.components, C=args.C, head=args.head, hidden=args.hidden)}
+    if args.monotone:
+        for cfg in configs.values():
+            cfg["monotone"] = True
     print(f"{len(table.rows)} responses, {len(table.y)} claims ({(table.y == 0).sum()} not supported); heads {configs}")
     routed, thresholds, oof = routed_cv(table, configs, k=args.folds, seed=args.seed)
     print("thresholds (max mean response-level balanced accuracy of the head's family, out-of-fold): "
