@@ -42,23 +42,11 @@ def read_kb_records(path: str | Path) -> list[dict[str, Any]]:
     """Records of a ``kb.jsonl`` (UTF-8, a BOM tolerated, blank lines skipped): each needs a string ``id``
     and ``text``; other keys are kept. The one reader of the format: the generator, the review loop and
     the reference RAG all call it, so a bad line gets the same message everywhere (file, line, field)."""
+    from ..data.jsonl import read_json_objects
+
     path = Path(path)
-    try:
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read the knowledge base: {exc}", file=str(path),
-                         hint="pass the kb.jsonl written with the golden set (UTF-8)") from None
     records = []
-    for n, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"not valid JSON: {exc.msg}", file=str(path), line=n, value=line,
-                             hint="kb.jsonl has one JSON object a line") from None
-        if not isinstance(record, dict):
-            raise InputError("a line is not a JSON object", file=str(path), line=n, value=record)
+    for n, record in read_json_objects(path, what="knowledge base", hint="kb.jsonl has one JSON object a line (UTF-8)"):
         for name in ("id", "text"):
             if not isinstance(record.get(name), str) or not record[name].strip():
                 raise InputError(f"missing or empty {name!r}", file=str(path), line=n, field=name,

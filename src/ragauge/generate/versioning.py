@@ -52,24 +52,12 @@ def file_sha256(path: str | Path) -> str:
 
 def read_golden(path: str | Path) -> list[GoldenCase]:
     """Golden cases from a JSONL file (blank lines skipped); every bad line is an :class:`InputError`."""
+    from ..data.jsonl import read_json_objects
+
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError("golden file not found", file=str(path), hint="Check the path") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"golden file is not UTF-8 ({exc.reason} at byte {exc.start})", file=str(path),
-                         hint="Golden files are written as UTF-8 by ragauge; re-save the file as UTF-8") from None
     cases: list[GoldenCase] = []
     seen: dict[str, int] = {}
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON: {exc.msg} at column {exc.colno}", file=str(path), line=lineno,
-                             hint="Each line must be one JSON object") from None
+    for lineno, row in read_json_objects(path, what="golden file", hint="Pass the golden JSONL written by 'ragauge generate'"):
         if not isinstance(row, dict) or "id" not in row or "question" not in row:
             raise InputError("not a golden case (needs at least 'id' and 'question')", file=str(path),
                              line=lineno, hint="Pass the golden JSONL written by 'ragauge generate'")

@@ -115,7 +115,7 @@ def select_units(question: str, units: Sequence[Unit], *, max_units: int = 2, em
     """The units the answer is made of (rules in the module doc; no cosine term without ``embedder``)."""
     if not units:
         return []
-    from ..judges.offline.lemmas import idf_table
+    from ..judges.offline.overlap import idf_table
 
     q = question_lemmas(question)
     if not q:

@@ -4,16 +4,15 @@ import math
 
 import pytest
 
-from ragauge.judges.offline.lemmas import (
-    content_lemmas,
-    idf_table,
-    negation_mismatch,
-    negations,
-    overlap,
-    porter_stem,
-    scope_mismatch,
-    scope_terms,
-)
+from ragauge.judges.offline.lemmas import content_lemmas
+
+from ragauge.judges.offline.negation import negation_mismatch, negations
+
+from ragauge.judges.offline.overlap import idf_table, overlap
+
+from ragauge.judges.offline.porter import porter_stem
+
+from ragauge.judges.offline.scope import scope_mismatch, scope_terms
 
 
 def test_russian_inflections_share_lemmas_and_numbers_are_normalised():

@@ -126,7 +126,7 @@ def test_contrast_swaps_and_equivalents():
 
 def test_every_month_is_a_frequency_not_a_quantifier():
     pytest.importorskip("pymorphy3")
-    from ragauge.judges.offline.lemmas import scope_mismatch, scope_terms
+    from ragauge.judges.offline.scope import scope_mismatch, scope_terms
 
     assert scope_terms("Плата вносится каждый месяц") == frozenset()
     assert scope_terms("Каждый работник получает премию") == {"q:all"}

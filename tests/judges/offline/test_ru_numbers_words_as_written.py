@@ -216,3 +216,21 @@ def test_correctness_reads_times_words_and_qualifiers_alike_in_both_languages():
     for ru, en in (("ru-weekdays", "en-weekdays"), ("ru-words", "en-words"), ("ru-time", "en-time")):
         assert v[ru] >= 0.8 and v[en] >= 0.8 and abs(v[ru] - v[en]) <= 0.1, v
     assert v["ru-time-wrong"] <= 0.3, v
+
+
+@pytest.mark.parametrize("evidence", [
+    "Режим работы офиса: понедельник–пятница, 9:00–18:00. Суббота и воскресенье — выходные дни.",
+    "Офис открыт с понедельника по пятницу, с 9 до 18. В выходные дни офис закрыт.",
+    "Офис: пн-пт 9:00-18:00, сб-вс выходной.",
+])
+def test_a_working_week_range_is_the_weekdays(evidence):
+    from ragauge.judges.offline.contrasts import contrast_swap
+
+    assert contrast_swap("Офис работает по будням с девяти утра до шести вечера.", evidence) is None
+
+
+def test_a_working_week_range_still_tells_weekends_apart():
+    from ragauge.judges.offline.contrasts import contrast_swap
+
+    assert contrast_swap("Офис работает по выходным.", "Офис работает с понедельника по пятницу, с 9:00 до 18:00.") \
+        == ("по выходным", "с понедельника по пятницу")

@@ -12,7 +12,7 @@ Pipeline (each step a small pure module):
 5. balanced selection of the base cases, round-robin over slices and documents, refusing near duplicates
    (:mod:`.balance`, :mod:`.dedup`);
 6. variants of chosen cases: badly formulated (typos, no punctuation, wrong keyboard layout, colloquial;
-   :mod:`.noise`) and paraphrases from the synonym dictionary (:mod:`.paraphrase`);
+   :mod:`.typos`) and paraphrases from the synonym dictionary (:mod:`.paraphrase`);
 7. ids ``g-0001`` … in selection order, and a summary.
 
 Deterministic: the same chunks, ``n`` and ``seed`` give byte-identical rows.

@@ -1,4 +1,4 @@
-"""Controlled noise for "badly formulated" variants: typos, no punctuation, wrong keyboard layout, slang.
+"""Controlled typos for "badly formulated" variants: typos, no punctuation, wrong keyboard layout, slang.
 
 Every function is pure and takes a ``random.Random`` made from the generation seed, so the same
 question and seed give the same noisy variant. The keyboard map is the standard Russian ЙЦУКЕН over

@@ -27,7 +27,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from ..offline.lemmas import porter_stem
+from ..offline.porter import porter_stem
 from .spans import normalize
 
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)*")

@@ -44,7 +44,9 @@ from dataclasses import replace
 from ragauge.judges.offline.entities import entity_found, extract_entities
 from ragauge.judges.offline.contrasts import contrast_swap, shared_term_words
 from ragauge.judges.offline.features import align, word_lemmas
-from ragauge.judges.offline.lemmas import analyze, content_lemmas, negation_mismatch, negations, scope_mismatch
+from ragauge.judges.offline.lemmas import analyze, content_lemmas
+from ragauge.judges.offline.negation import negation_mismatch, negations
+from ragauge.judges.offline.scope import scope_mismatch
 from ragauge.judges.offline.numbers import compare_quantities
 from ragauge.judges.offline.quantities import detect_lang, extract_quantities
 from ragauge.judges.offline.verifier import _negation_reason

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ragauge.judges.offline.lemmas import Token, analyze
+from ragauge.judges.offline.lemmas import analyze, Token
 from ragauge.judges.offline.text import detect_language, split_sentences
 
 

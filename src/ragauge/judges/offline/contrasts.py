@@ -21,7 +21,9 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ragauge.judges.offline.lemmas import _phrase_key, analyze
+from ragauge.judges.offline.lemmas import analyze
+
+from ragauge.judges.offline.scope import _phrase_key
 
 __all__ = ["CONTRAST_TERMS", "contrast_swap", "contrast_terms", "shared_term_words"]
 
@@ -58,6 +60,10 @@ CONTRAST_TERMS: tuple[tuple[str, str], ...] = (
     ("material:wood", "wood"), ("material:wood", "wooden"), ("material:wood", "timber"), ("material:brick", "brick"),
     ("material:concrete", "concrete"), ("material:glass", "glass"),
     ("days:weekday", "по рабочий день"), ("days:weekday", "в рабочий день"),
+    # a working-week range is the weekdays: "понедельник–пятница", "с понедельника по пятницу", "пн-пт"
+    ("days:weekday", "понедельник пятница"), ("days:weekday", "с понедельник по пятница"),
+    ("days:weekday", "пн-пт"), ("days:weekday", "monday friday"), ("days:weekday", "monday to friday"),
+    ("days:weekday", "mon-fri"), ("days:weekday", "from monday to friday"),
     # the period of a rate: "до 2 дней в неделю" is not "до 2 дней в месяц"
     ("period:week", "в неделя"), ("period:month", "в месяц"), ("period:year", "в год"), ("period:quarter", "в квартал"),
     ("period:week", "per week"), ("period:month", "per month"), ("period:year", "per year"),
@@ -167,10 +173,12 @@ def _stated_elsewhere(claim: str, tag: str, background: Sequence[str]) -> bool:
     from ragauge.judges.offline.lemmas import content_lemmas
     from ragauge.judges.offline.text import split_sentences
 
-    term_words = {w.lower() for t, s in _terms(claim) for w in s.split()}
+    # the claim's other words: not its contrast terms (any of them: "утра", "вечера" too), nor numbers in words
+    term_words = {x for _, s in _terms(claim) for x in content_lemmas(s, numbers=False)}
     # the words of the claim's own clause with the term: "..., а в воскресенье — выходной" is about Sunday
     clause = next((c for c in _CLAIM_CLAUSE_RE.split(claim) if _has_term(c, tag)), claim)
-    words = {x[:5] for x in content_lemmas(clause, numbers=False) if x.lower() not in term_words}
+    numerals = {t.lemma for t in analyze(clause) if t.pos == "NUMR"}  # "с девяти до шести" is "9:00-18:00"
+    words = {x[:5] for x in content_lemmas(clause, numbers=False) if x not in term_words and x not in numerals}
     for text in background:
         if not _has_term(text, tag):
             continue

@@ -129,17 +129,24 @@ def default_threads() -> int:
     return value
 
 
+_CONTROLLER: list[Any] = [None, -1]  # [controller, len(sys.modules) when it was built]
+
+
 def _blas_controller() -> Any:
-    def build() -> Any:
-        try:
-            from threadpoolctl import ThreadpoolController
-        except ImportError:
-            return None
-        import numpy  # noqa: F401 - the controller only sees BLAS libraries loaded before it
+    """A threadpoolctl controller of the BLAS libraries loaded now: rebuilt when modules were imported since
+    (a library imported later, e.g. scipy's own OpenBLAS, is then limited too), else reused (building one
+    scans every loaded shared object)."""
+    import sys
 
-        return ThreadpoolController()
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        return None
+    import numpy  # noqa: F401 - the controller only sees BLAS libraries loaded before it
 
-    return once("threadpoolctl", build)
+    if _CONTROLLER[0] is None or _CONTROLLER[1] != len(sys.modules):
+        _CONTROLLER[0], _CONTROLLER[1] = ThreadpoolController(), len(sys.modules)
+    return _CONTROLLER[0]
 
 
 @contextlib.contextmanager

@@ -36,7 +36,8 @@ import numpy as np
 
 from ragauge.judges.offline import deps
 from ragauge.judges.offline.claims import Claim
-from ragauge.judges.offline.lemmas import content_lemmas, idf_table
+from ragauge.judges.offline.lemmas import content_lemmas
+from ragauge.judges.offline.overlap import idf_table
 from ragauge.judges.offline.text import Span, split_sentences
 
 

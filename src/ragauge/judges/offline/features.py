@@ -6,7 +6,7 @@ in the fixed order of :data:`FEATURE_NAMES`:
 * similarity: ``sim_best`` = cos(claim, best window), ``sim_max``/``sim_mean3`` over the top
   windows, ``sim_centroid`` = cos(claim, normalised mean of the top windows), ``lexical_best`` and
   ``score_best`` from the evidence ranking;
-* lexical overlap (``lemmas.overlap``) of the claim's content lemmas with the best window and with
+* lexical overlap (``overlap.overlap``) of the claim's content lemmas with the best window and with
   the union of the top windows: recall, precision, Jaccard, idf-weighted recall, rare-lemma recall;
   ``novel_share`` = share of the claim's content lemmas found in *no* context sentence;
 * the 16 number features of ``numbers.quantity_features`` (claim vs the top windows), prefixed ``num_``;
@@ -39,7 +39,10 @@ import numpy as np
 
 from ragauge.judges.offline.entities import entity_mismatch
 from ragauge.judges.offline.evidence import Evidence
-from ragauge.judges.offline.lemmas import analyze, content_lemmas, negation_mismatch, negations, overlap, scope_mismatch
+from ragauge.judges.offline.lemmas import analyze, content_lemmas
+from ragauge.judges.offline.negation import negation_mismatch, negations
+from ragauge.judges.offline.overlap import overlap
+from ragauge.judges.offline.scope import scope_mismatch
 from ragauge.judges.offline.numbers import FEATURE_NAMES as NUMBER_FEATURES
 from ragauge.judges.offline.numbers import NumberCheck, compare_quantities, quantity_features
 from ragauge.judges.offline.quantities import extract_quantities
@@ -222,7 +225,7 @@ def claim_features(
 
     ``evidences`` are the claim's windows, best first, and ``evidence_vecs`` their embeddings
     (same order, L2-normalised). ``idf`` is the BM25 idf of the sample's context sentences
-    (``lemmas.idf_table``); ``context_lemmas`` the content lemmas of all its contexts (for
+    (``overlap.idf_table``); ``context_lemmas`` the content lemmas of all its contexts (for
     ``novel_share``; without it the union of the windows stands in). ``number_check``: pass the
     result of ``compare_quantities(claim, [e.text for e in evidences])`` if already computed.
     ``contexts``: the sample's whole contexts; a claim entity or date found in one of them is not

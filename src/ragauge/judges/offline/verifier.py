@@ -45,10 +45,13 @@ from ragauge.judges.offline.entities import entity_found, extract_entities
 from ragauge.judges.offline.evidence import Evidence, best_evidence_many
 from ragauge.judges.offline.features import FEATURE_NAMES, MODAL_WORDS, N_SCALAR, SCALAR_NAMES, _NUMERAL_WORDS, _UNIT_WORDS, _VERB_POS, align, claim_features
 from ragauge.judges.offline.features import citation_spans, word_lemmas
-from ragauge.judges.offline.lemmas import analyze, content_lemmas, idf_table, negations, scope_terms
+from ragauge.judges.offline.lemmas import analyze, content_lemmas
+from ragauge.judges.offline.negation import negations
+from ragauge.judges.offline.overlap import idf_table
+from ragauge.judges.offline.scope import scope_terms
 from ragauge.judges.offline import claim_rules
 from ragauge.judges.offline.contrasts import contrast_swap
-from ragauge.judges.offline.lemmas import _SCOPE_INDEX, _SCOPE_MAX  # surface forms of scope tags
+from ragauge.judges.offline.scope import _SCOPE_INDEX, _SCOPE_MAX  # surface forms of scope tags
 from ragauge.judges.offline.numbers import NumberCheck, compare_quantities
 from ragauge.judges.offline.quantities import extract_quantities, span_with_lead
 from ragauge.judges.offline.text import split_sentences
