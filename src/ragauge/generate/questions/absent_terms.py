@@ -170,7 +170,7 @@ def _composes(term: str, lang: str, chunks: Sequence[Chunk]) -> bool:
     analyzer = morph._analyzer() if lang == "ru" else None
     head_lemma = analyzer.parse(head)[0].normal_form if analyzer is not None else head.rstrip("s")
     for c in chunks:
-        for sent in re.split(r"(?<=[.!?])\s+|\n+", c.text):
+        for sent in _sentences(c.text):
             tokens = re.findall(r"[\w-]+", sent.lower())
             for k, w in enumerate(tokens):
                 same = (analyzer.parse(w)[0].normal_form == head_lemma) if analyzer is not None \
@@ -178,6 +178,13 @@ def _composes(term: str, lang: str, chunks: Sequence[Chunk]) -> bool:
                 if same and (k == 0 or tokens[k - 1] in _BARE_BEFORE):
                     return True
     return False
+
+
+def _sentences(text: str) -> list[str]:
+    """Sentences of each line of ``text`` (the one splitter: :mod:`ragauge.text.sentences`)."""
+    from ragauge.text.sentences import split_sentences
+
+    return [s.text for line in text.split("\n") if line.strip() for s in split_sentences(line)]
 
 
 def question_for(term: str, lang: str) -> str:
@@ -197,7 +204,7 @@ def undefined_terms(subjects: Sequence[tuple[str, str]], definitions: Sequence[t
     defined = {lang: [set(lemmas(s)) for s, l2 in definitions if l2 == lang] for _, lang in definitions}
     if not defined:
         return []
-    sentences = [s for c in chunks for s in re.split(r"(?<=[.!?])\s+|\n+", c.text) if s.strip()]
+    sentences = [s for c in chunks for s in _sentences(c.text) if s.strip()]
     terms: list[tuple[str, str]] = []
     seen: set[str] = set()
     for subject, lang in subjects:

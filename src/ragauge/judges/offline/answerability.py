@@ -37,6 +37,7 @@ from typing import Callable, Sequence
 
 from .intent import question_intent, value_given
 from .lemmas import analyze, content_lemmas
+from .text import split_sentences
 
 __all__ = ["Answerability", "PartAnswer", "FRAME", "answerability", "is_superseded", "asks_past",
            "subject_of", "units"]
@@ -121,7 +122,6 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.split("|")]
 
 
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[A-ZА-ЯЁ«\d(])")
 
 
 def units(text: str) -> list[str]:
@@ -147,7 +147,7 @@ def units(text: str) -> list[str]:
                 out.append(" | ".join(cells))
             continue
         header = None
-        out.extend(s.strip() for s in _SENTENCE.split(line) if s.strip())
+        out.extend(s.text.strip() for s in split_sentences(line) if s.text.strip())
     return out
 
 
