@@ -163,11 +163,11 @@ def test_badly_formulated_variants_keep_the_answer(generated) -> None:
     cases, _ = generated
     by_id = {c.id: c for c in cases}
     noisy_cases = [c for c in cases if "badly_formulated" in c.slices]
-    assert {c.extra["noise"] for c in noisy_cases} >= {"typos", "no_punctuation", "keyboard_layout"}
+    assert {c.extra["badly_formed"] for c in noisy_cases} >= {"typos", "no_punctuation", "keyboard_layout"}
     for case in noisy_cases:
         base = by_id[case.extra["variant_of"]]
         assert case.reference == base.reference and case.relevant_ids == base.relevant_ids
-        if case.extra["noise"] == "keyboard_layout":
+        if case.extra["badly_formed"] == "keyboard_layout":
             swapped = [w for w in case.question.split() if w not in base.question.split()]
             assert swapped and wrong_layout(swapped[0].rstrip("?"), to="ru") in base.question.lower()
 

@@ -42,7 +42,7 @@ from ragauge.generate.questions.unanswerable_note import unanswerable_reason
 from ragauge.generate.questions.versions import editions, item_key
 
 #: Share of the target given to badly formulated variants and to dictionary paraphrases.
-NOISE_SHARE = 0.12
+TYPO_SHARE = 0.12
 PARAPHRASE_SHARE = 0.08
 #: Most a bucket may take of the target in the balanced pass (the fill pass after it has no caps).
 CAPS = {"unanswerable": 0.1, "sensitive": 0.05}
@@ -150,7 +150,7 @@ def _source(c: Candidate) -> dict[str, Any]:
     return {"chunk_ids": list(c.relevant_ids), "doc_ids": doc_ids, "titles": titles, "versions": versions}
 
 
-def _variants(bases: list[Candidate], budget_noise: int, budget_para: int, rng: random.Random,
+def _variants(bases: list[Candidate], budget_typos: int, budget_para: int, rng: random.Random,
               dedup: NearDuplicateFilter, taken: set[str]) -> list[tuple[Candidate, int]]:
     out: list[tuple[Candidate, int]] = []
     order = [i for i, c in enumerate(bases) if c.expected_behaviour == "answer"]
@@ -158,7 +158,7 @@ def _variants(bases: list[Candidate], budget_noise: int, budget_para: int, rng: 
     kinds = list(typos.KINDS)
     k = 0
     for i in order:
-        if sum(1 for v, _ in out if "badly_formulated" in v.slices) >= budget_noise:
+        if sum(1 for v, _ in out if "badly_formulated" in v.slices) >= budget_typos:
             break
         base = bases[i]
         for _ in range(len(kinds)):
@@ -169,7 +169,7 @@ def _variants(bases: list[Candidate], budget_noise: int, budget_para: int, rng: 
                 taken.add(text.casefold())
                 out.append((Candidate(text, base.reference, base.chunks, base.type,
                                       base.slices + ("badly_formulated",), base.lang, f"{base.template}+{kind}",
-                                      base.expected_behaviour, extra={"noise": kind}), i))
+                                      base.expected_behaviour, extra={"badly_formed": kind}), i))
                 break
     made = 0
     for i in order:
@@ -191,10 +191,10 @@ def _variants(bases: list[Candidate], budget_noise: int, budget_para: int, rng: 
 def _balanced(cands: list[Candidate], n: int, rng: random.Random, dedup: NearDuplicateFilter, dropped: Counter,
               usable: list[Chunk], own: dict[str, str], old_docs: set[str]) -> tuple:
     """The default selection: coverage first, then round-robin over slices and documents, capped buckets."""
-    n_noise = round(n * NOISE_SHARE)
+    n_typos = round(n * TYPO_SHARE)
     n_para = round(n * PARAPHRASE_SHARE)
     caps = {k: max(1, round(share * n)) for k, share in CAPS.items()}
-    n_base = n - n_noise - n_para
+    n_base = n - n_typos - n_para
     bearing = [c for c in usable if c.id in own and c.doc_id not in old_docs and coverage.fact_bearing(c)]
     first, refused_first = cover_first(cands, interleave_by_document(bearing), round(COVER_SHARE * n_base), rng,
                                        accept=lambda c: dedup.accept(c.question))
@@ -206,7 +206,7 @@ def _balanced(cands: list[Candidate], n: int, rng: random.Random, dedup: NearDup
     refused += refused_first
     bases = [cands[i] for i in picked]
     taken = {c.question.casefold() for c in bases}
-    variants = _variants(bases, n_noise, n_para, rng, dedup, taken)
+    variants = _variants(bases, n_typos, n_para, rng, dedup, taken)
     chosen_set = set(picked)
     rest = [c for i, c in enumerate(cands) if i not in chosen_set]
     fill_caps = {k: max(1, round(FILL_CAP_FACTOR * share * n)) - picked_by(bases, k) for k, share in CAPS.items()}
@@ -437,4 +437,4 @@ def summarize(cases: Sequence[GoldenCase], *, n: int, seed: int, candidates: int
     }
 
 
-__all__ = ["NOISE_SHARE", "PARAPHRASE_SHARE", "chunk_language", "generate_questions", "summarize"]
+__all__ = ["TYPO_SHARE", "PARAPHRASE_SHARE", "chunk_language", "generate_questions", "summarize"]

@@ -110,7 +110,7 @@ def noisy(text: str, lang: str, kind: str, rng: random.Random) -> str | None:
     elif kind == "colloquial":
         out = colloquial(text, lang, rng)
     else:
-        raise ValueError(f"unknown noise kind {kind!r}; known: {', '.join(KINDS)}")
+        raise ValueError(f"unknown kind of badly formed question {kind!r}; known: {', '.join(KINDS)}")
     return out if out and out != text else None
 
 
