@@ -6,7 +6,7 @@
                                                               # (+ `ragauge compare` of that run, from its shards)
 
 Each measurement runs in a fresh process (``--one``), so the driver's peak RSS (``ru_maxrss``) is that
-mode's alone. Modes: ``local`` (``engine.evaluate._score`` over ``data.load``), ``ray1``/``ray2`` (the Ray
+mode's alone. Modes: ``local`` (``engine.scoring.score_columns`` over ``data.load``), ``ray1``/``ray2`` (the Ray
 engine with 1 or 2 scoring actors on a local cluster of 2 CPUs; the columns come back to the driver),
 ``sink`` (Ray, 2 actors, blocks consumed one by one and dropped: what a Parquet-shard writer holds).
 Samples are synthetic, seeded, half Russian half English, every text unique: a 2-sentence answer (40% with a
@@ -80,13 +80,7 @@ def one(mode: str, path: str, metrics: list[str], batch: int) -> dict:
         from ragauge.data import load
         from ragauge.judges.base import get_judge
 
-        try:
-            from ragauge.engine.scoring import score_columns
-
-            def _score(specs, samples, judge, progress):  # noqa: ANN001 - the engine's one scoring step
-                return score_columns(specs, samples, judge, progress)
-        except ImportError:  # before engine/scoring.py existed
-            from ragauge.engine.evaluate import _score
+        from ragauge.engine.scoring import score_columns as _score  # the engine's one scoring step
 
         samples = load(path)
         judge = get_judge("offline") if judged else None

@@ -1,6 +1,6 @@
 """Score a data set on Ray: blocks read by the workers, judged by a pool of actors, columns back in order.
 
-``score_columns(specs, samples_or_source, judge_spec)`` returns what ``engine.evaluate._score`` returns for
+``score_columns(specs, samples_or_source, judge_spec)`` returns what ``engine.scoring.score_columns`` returns for
 the same input -- one ``ScoreColumn`` per spec, in input order, with the same values, reasons, artifacts
 and provenance -- so summaries, CIs and gates are computed once, on the driver, by the local code.
 
@@ -236,7 +236,7 @@ def score_columns(specs: Sequence[MetricSpec], samples_or_source: Any, judge_spe
                   address: str | None = None, workers: int | None = None, batch_size: int | None = None,
                   field_map: Mapping[str, str] | None = None,
                   progress: Progress | None = None) -> dict[str, ScoreColumn]:
-    """Every metric's column, as ``engine.evaluate._score`` returns it for the same samples (see module doc)."""
+    """Every metric's column, as ``engine.scoring.score_columns`` returns it for the same samples (see module doc)."""
     return score_run(specs, samples_or_source, judge_spec, address=address, workers=workers,
                      batch_size=batch_size, field_map=field_map, progress=progress).columns
 
