@@ -91,8 +91,10 @@ def test_cli_shards_run_is_quiet_and_complete(tmp_path):
     doc = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
     # the per-sample rows are in the shards only; results.json names them (issue 17: a flat driver)
     assert doc["samples"] == [] and doc["samples_in"] == "shards"
+    run_id = doc["source"]["shards"].pop("run_id")
     assert doc["source"]["shards"] == {"path": str((tmp_path / "shards").resolve()), "format": "parquet",
                                        "files": 1, "n_samples": 40}
+    assert table.schema.metadata[b"ragauge.run_id"].decode() == run_id
     local = ragauge.evaluate(str(data), metrics=["ndcg@5", "mrr", "latency_p50"], profile=None)
     assert table.column("id").to_pylist() == [s.id for s in local.samples]
     assert table.column("mrr").to_pylist() == local.columns["mrr"].values

@@ -140,6 +140,7 @@ def test_baseline_on_a_shards_run_either_side(data, tmp_path):
     this = shard_run(worse, tmp_path / "s3", replace(cfg, baseline=str(runs["base"][0]))).comparison
     for c in (want, got, this):
         c["baseline"].pop("path")
+        c["baseline"].pop("created_at")  # two runs of the same data, made a second apart
     assert got == want and this == want and want["metrics"]
 
 
@@ -182,3 +183,42 @@ def test_commands_that_need_per_sample_rows_refuse_a_sharded_results_json_instea
     with pytest.raises(InputError, match="Parquet shards") as err:
         run_scores(doc, source="results.json")
     assert "/data/run-shards" in str(err.value)
+
+
+def _block(index, ids, value):
+    from ragauge.metrics.column import ScoreColumn
+    from ragauge.scale.worker import ScoredBlock
+
+    return ScoredBlock(index, list(ids), [() for _ in ids], {"mrr": ScoreColumn([value] * len(ids), [None] * len(ids))})
+
+
+def test_a_later_run_written_to_the_same_folder_is_never_read_as_the_baseline(tmp_path):
+    # the nightly job writes its shards to one path; the baseline run was copied next to its results.json
+    from ragauge.scale.shard_read import shards_block
+    from ragauge.scale.shards import ShardWriter
+
+    live = tmp_path / "out" / "shards"
+    old = ShardWriter(live)
+    old(_block(0, ["a", "b"], 0.2))
+    doc = {"samples_in": "shards", "source": {"shards": shards_block(live, files=1, n_samples=2, run_id=old.run_id)}}
+    kept = tmp_path / "baseline"
+    shutil.copytree(live.parent, kept)
+    shutil.rmtree(live)
+    new = ShardWriter(live)
+    new(_block(0, ["a", "b"], 0.9))  # same ids, same counts, another run
+    files = shard_files(doc, source="baseline/results.json", results_file=kept / "results.json")
+    assert files == [kept / "shards" / "part-00000.parquet"]
+    shutil.rmtree(kept)
+    with pytest.raises(InputError, match="belong to another run"):
+        shard_files(doc, source="baseline/results.json", results_file=kept / "results.json")
+
+
+def test_shards_are_read_in_block_order_past_five_digits(tmp_path):
+    from ragauge.scale.shard_read import ordered_shards
+    from ragauge.scale.shards import ShardWriter
+
+    w = ShardWriter(tmp_path / "s")
+    for index in (100000, 99999, 2):
+        w(_block(index, [f"id{index}"], 0.5))
+    assert [f.name for f in ordered_shards(tmp_path / "s")] == [
+        "part-00002.parquet", "part-99999.parquet", "part-100000.parquet"]

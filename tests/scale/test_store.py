@@ -185,3 +185,25 @@ def test_on_ray_the_store_is_read_in_blocks_and_written_back_alike(ray_cluster, 
     assert on_ray.summary["faithfulness"].value == local.summary["faithfulness"].value
     ray_rows = _rows(engine)
     assert ray_rows.keys() == local_rows.keys() and all(ray_rows[k] == local_rows[k] for k in ray_rows)
+
+
+def test_a_window_larger_than_one_block_is_read_locally_while_the_collector_can_write(tmp_path):
+    # every read used to take SQLite's write lock (the collector's BEGIN IMMEDIATE): the second block's read
+    # waited on the first block's open planning read and failed after 30 s ("database is locked")
+    url = f"sqlite:///{tmp_path / 'big.db'}"
+    engine = make_engine(url)
+    migrate(engine)
+    from ragauge.serve.db import traces
+
+    rows = [dict(id=f"t{i:05d}", app_name="bot", app_version="1", question="q?", answer="a", start_time=T0,
+                 received_at=T0 + i * 0.01, duration_ms=100.0 + i, retrieval_ms=None, ttft_ms=None, status="ok",
+                 error=None, language="en", tags=[], meta={}, outcome="answer") for i in range(1100)]
+    with engine.begin() as conn:
+        conn.execute(traces.insert(), rows)
+        conn.execute(score_queue.insert(), [dict(trace_id=r["id"], state="pending", attempts=0, enqueued_at=T0)
+                                            for r in rows])
+    engine.dispose()
+    res = evaluate_at_scale(url, ragauge.EvalConfig(metrics=["latency_p50"], profile=None), since=T0, to_store=True)
+    assert len(res.samples) == 1100
+    with make_engine(url).connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(scores)).scalar() == 1100

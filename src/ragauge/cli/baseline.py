@@ -62,6 +62,10 @@ def _summary(doc: dict, name: str) -> dict:
 def _check(doc: dict, name: str) -> None:
     from ..errors import InputError
 
+    if doc.get("samples_in") == "shards":
+        raise InputError("this run's per-sample scores are in its Parquet shards, not in results.json", file=name,
+                         field="samples_in", hint="use it as a baseline directly (ragauge eval --baseline "
+                         "RUN_FOLDER; compare reads the shards), or save a run made without --shards")
     samples = doc.get("samples")
     if not isinstance(samples, list) or not samples or not isinstance(doc.get("summary"), dict):
         raise InputError("not a results document with per-sample scores (no 'samples' / 'summary')", file=name,

@@ -59,7 +59,8 @@ def evaluate_at_scale(data: Any, config: Any, *, since: Any = None, until: Any =
 
     label = judge_label(config.judge) if to_store else ""  # an LLM judge refused before any work
     fmap = dict(config.field_map) if config.field_map else None
-    samples = [s for block in plan_blocks(source, block_size=1000) for s in read_block(block, field_map=fmap)]
+    blocks = list(plan_blocks(source, block_size=1000))  # the whole plan first: no read inside the planning pass
+    samples = [s for block in blocks for s in read_block(block, field_map=fmap)]
     if not samples:
         from ..errors import InputError
 

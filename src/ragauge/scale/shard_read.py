@@ -33,9 +33,33 @@ def rows_in_shards(doc: Mapping[str, Any]) -> bool:
     return doc.get("samples_in") == SAMPLES_IN_SHARDS
 
 
-def shards_block(folder: str | os.PathLike[str], *, files: int, n_samples: int) -> dict[str, Any]:
-    """``source.shards`` of results.json: the folder (absolute), the format, how many files and samples."""
-    return {"path": str(Path(folder).resolve()), "format": "parquet", "files": files, "n_samples": n_samples}
+def shards_block(folder: str | os.PathLike[str], *, files: int, n_samples: int, run_id: str | None = None) -> dict[str, Any]:
+    """``source.shards`` of results.json: the folder (absolute), the format, how many files and samples, and the
+    run id every shard carries in its Parquet metadata."""
+    block: dict[str, Any] = {"path": str(Path(folder).resolve()), "format": "parquet", "files": files,
+                             "n_samples": n_samples}
+    if run_id is not None:
+        block["run_id"] = run_id
+    return block
+
+
+def ordered_shards(folder: Path) -> list[Path]:
+    """The shard files of ``folder`` in input order (by the block number in the name)."""
+    from .shards import shard_index
+
+    return sorted(folder.glob(_PATTERN), key=lambda f: (shard_index(f), f.name))
+
+
+def _run_ids(files: list[Path]) -> set[str | None]:
+    from .shards import RUN_ID_KEY
+
+    pq = _pq()
+    out: set[str | None] = set()
+    for f in files:
+        meta = pq.ParquetFile(f).schema_arrow.metadata or {}
+        raw = meta.get(RUN_ID_KEY)
+        out.add(raw.decode() if raw is not None else None)
+    return out
 
 
 def _pq() -> Any:
@@ -60,18 +84,29 @@ def shard_files(doc: Mapping[str, Any], *, source: str, results_file: str | os.P
                          "missing", file=source, field="source.shards.path",
                          hint="pass the results.json written by `ragauge eval --shards DIR`")
     recorded = Path(block["path"])
-    folder = recorded
-    if not folder.is_dir() and results_file is not None:
+    run_id = block.get("run_id")
+    candidates = [recorded]
+    if results_file is not None:
         beside = Path(results_file).parent / recorded.name
-        if beside.is_dir():
-            folder = beside
-    if not folder.is_dir():
-        near = f" nor next to it ({Path(results_file).parent / recorded.name})" if results_file is not None else ""
+        if beside.resolve() != recorded.resolve():
+            candidates.append(beside)
+    found = [c for c in candidates if c.is_dir()]
+    if not found:
+        near = f" nor next to it ({candidates[1]})" if len(candidates) > 1 else ""
         raise InputError(f"the Parquet shards of this run are not at {recorded}{near}", file=source,
                          field="source.shards.path", value=str(recorded),
                          hint="the per-sample scores of a --shards run live there: move the folder back (or next "
                               "to results.json), or run this where that folder can be read")
-    files = sorted(folder.glob(_PATTERN))
+    folder = found[0]
+    if isinstance(run_id, str):  # the folder that holds *this* run's shards, not a newer run's written to the same path
+        ours = [c for c in found if _run_ids(ordered_shards(c)) == {run_id}]
+        if not ours:
+            raise InputError(f"the shards at {', '.join(str(c) for c in found)} belong to another run (run id "
+                             f"{run_id} expected)", file=source, field="source.shards.run_id", value=run_id,
+                             hint="a later run wrote its shards to the same folder: keep each run's shards in a "
+                                  "folder of its own (e.g. copy them next to its results.json)")
+        folder = ours[0]
+    files = ordered_shards(folder)
     want_files, want_n = block.get("files"), block.get("n_samples", src.get("n_samples"))
     if isinstance(want_files, int) and len(files) != want_files:
         raise InputError(f"{folder} holds {len(files)} shard files, results.json says {want_files}", file=source,

@@ -10,6 +10,8 @@ null when none). Reading every shard of a folder in name order gives the samples
 
 from __future__ import annotations
 
+import uuid
+
 import json
 from pathlib import Path
 from typing import Any, Iterable
@@ -33,6 +35,19 @@ def _pyarrow() -> tuple[Any, Any]:
     return pa, pq
 
 
+#: the Parquet schema metadata key of the run a shard belongs to
+RUN_ID_KEY = b"ragauge.run_id"
+
+
+def shard_index(path: Path) -> int:
+    """The block index of ``part-NNNNN.parquet`` (input order is the order of these numbers, not of the names:
+    ``part-100000`` comes after ``part-99999``)."""
+    try:
+        return int(path.name[len("part-"):-len(".parquet")])
+    except ValueError:
+        return -1
+
+
 class ShardWriter:
     """Writes each block it is called with to ``folder/part-NNNNN.parquet`` (a sink of
     :func:`~ragauge.scale.ray_engine.score_run`); ``shards``/``samples`` count what it wrote. The folder must
@@ -49,6 +64,8 @@ class ShardWriter:
         except OSError as exc:
             raise OutputError(f"cannot create the shard folder {self.folder}: {exc.strerror or exc}") from None
         self.shards = self.samples = 0
+        #: written into every shard's Parquet metadata and into results.json: a reader refuses shards of another run
+        self.run_id = uuid.uuid4().hex
 
     def __call__(self, block: ScoredBlock) -> None:
         pa, pq = self.pa, self.pq
@@ -60,7 +77,8 @@ class ShardWriter:
         schema = pa.schema([("id", pa.string()), ("tags", pa.list_(pa.string()))]
                            + [f for name in block.columns for f in (pa.field(name, pa.float64()),
                                                                     pa.field(f"{name}:reason", pa.string()),
-                                                                    pa.field(f"{name}:artifacts", pa.string()))])
+                                                                    pa.field(f"{name}:artifacts", pa.string()))],
+                           metadata={RUN_ID_KEY: self.run_id.encode()})
         try:
             pq.write_table(pa.Table.from_pydict(table, schema=schema), self.folder / f"part-{block.index:05d}.parquet")
         except OSError as exc:

@@ -54,11 +54,13 @@ def evaluate_into_shards(data: Any, cfg: Any, specs: Sequence[Any], judge_spec: 
                          workers=cfg.workers, field_map=dict(cfg.field_map) if cfg.field_map else None,
                          progress=progress)
     compact.freeze()
-    files = sorted(writer.folder.glob("part-*.parquet"))
+    from .shard_read import ordered_shards
+
+    files = ordered_shards(writer.folder)
     _check_unique(compact, files, _label(data), writer.folder)
     from .shard_read import shards_block
 
-    block = shards_block(writer.folder, files=writer.shards, n_samples=writer.samples)
+    block = shards_block(writer.folder, files=writer.shards, n_samples=writer.samples, run_id=writer.run_id)
     results = results_from_compact(compact, specs, prof, cfg, source, block, files, no_judge=no_judge, lang=lang)
     if run.llm:
         results.usage = run.llm

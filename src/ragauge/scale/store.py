@@ -127,11 +127,15 @@ def _iso(t: float | None) -> str:
 _ENGINES: dict[str, Any] = {}
 
 
-def _engine(url: str, label: str) -> Any:
-    """One engine per database per process (a worker reads many blocks); the database must exist and hold
-    the collector's tables (nothing is created by reading)."""
-    if url in _ENGINES:
-        return _ENGINES[url]
+def _engine(url: str, label: str, *, write: bool = False) -> Any:
+    """One engine per database, use and process (a worker reads many blocks); the database must exist and hold
+    the collector's tables (nothing is created by reading). Reads use a plain engine: the collector's own
+    (``serve.db.make_engine``) takes SQLite's write lock at every BEGIN, which would stall the live collector's
+    ingest and make a read wait for another open read; WAL lets plain readers run beside one writer. Writing
+    the scores back (``write=True``) uses the collector's engine, so it takes turns with the collector."""
+    key = f"{'w' if write else 'r'}:{url}"
+    if key in _ENGINES:
+        return _ENGINES[key]
     sa = _sa()
     try:
         parsed = sa.engine.make_url(url)
@@ -145,9 +149,14 @@ def _engine(url: str, label: str) -> Any:
             raise InputError("no such SQLite database file", file=label,
                              hint="Give the file ragauge serve writes (its --db), e.g. sqlite:///ragauge.db; "
                                   "four slashes for an absolute path: sqlite:////var/lib/ragauge.db")
-    from ..serve.db import make_engine
+    if write:
+        from ..serve.db import make_engine
 
-    engine = make_engine(url)
+        engine = make_engine(url)
+    elif parsed.get_backend_name() == "sqlite":
+        engine = sa.create_engine(url, connect_args={"timeout": 30})
+    else:
+        engine = sa.create_engine(url, pool_pre_ping=True)
     try:
         tables = set(sa.inspect(engine).get_table_names())
     except sa.exc.SQLAlchemyError as exc:
@@ -156,7 +165,7 @@ def _engine(url: str, label: str) -> Any:
     if not {"traces", "spans", "scores", "score_queue"} <= tables:
         raise InputError("not a ragauge serve database (no traces/spans/scores tables)", file=label,
                          hint="Point at the database of ragauge serve --db; start the collector once to create it")
-    _ENGINES[url] = engine
+    _ENGINES[key] = engine
     return engine
 
 
@@ -237,7 +246,7 @@ def write_scores(url: str, ids: Sequence[str], columns: Mapping[str, Any], *, ju
 
     if not ids:
         return 0
-    engine = _engine(url, StoreSource(url).label)
+    engine = _engine(url, StoreSource(url).label, write=True)
     scorer = Scorer(engine, metrics=list(columns), judge=judge)
     scorer._store(SimpleNamespace(samples=[SimpleNamespace(id=i) for i in ids], columns=dict(columns)))
     return len(ids) * len(columns)
