@@ -33,7 +33,7 @@ from collections import Counter
 from typing import Any, Callable, Sequence
 
 from ragauge.generate.chunking import Chunk
-from ragauge.generate.questions import morph
+from ragauge.generate.questions import absent_stated, morph
 from ragauge.generate.questions.absent_terms import ANSWERABLE, answered, undefined_terms
 from ragauge.generate.questions.prose import ProseQuestion
 from ragauge.generate.questions.special import lemmas
@@ -106,6 +106,10 @@ def absent_candidates(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], d
             if stated_by_lemmas(subject, a.kind, items, _frame_verb(a) if a.lang == "en" else ""):
                 dropped["unanswerable_stated_in_corpus_by_lemmas"] += 1
                 continue
+            why = _stated_otherwise(a, subject, items)
+            if why:
+                dropped[why] += 1
+                continue
             if judge is not None:
                 claim = _claim(a, subject)
                 contexts = [c.text for c in _top_chunks(question, bags)]
@@ -121,6 +125,21 @@ def absent_candidates(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], d
             out.append((question, a.lang, {"absent_subject": subject, "frame_from": a.question,
                                            "absent_check": _checks(judge), "answerability": round(score, 3)}))
     return out
+
+
+def _stated_otherwise(a: ProseQuestion, subject: str, items: Sequence[ProseQuestion]) -> str:
+    """The drop reason when the corpus answers "``a``'s frame about ``subject``" in a way the lemma check misses,
+    or the frame's attribute does not suit ``subject`` (:mod:`.absent_stated`); "" when none applies."""
+    verb = _frame_verb(a)
+    if absent_stated.answers_itself(subject, a.kind, a.lang):
+        return "unanswerable_answered_by_own_modifier"
+    if absent_stated.covered(subject, verb, a.kind, items, a.lang):
+        return "unanswerable_stated_for_general_subject"
+    if absent_stated.near_synonym(_subject_text(a), subject, a.lang):
+        return "unanswerable_near_synonym_subject"
+    if not absent_stated.attribute_fits(a.kind, verb, subject, items, a.lang):
+        return "unanswerable_attribute_unfit_for_subject"
+    return ""
 
 
 def _frame_verb(a: ProseQuestion) -> str:

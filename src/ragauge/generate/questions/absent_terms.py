@@ -149,11 +149,31 @@ def term_of(subject: str, lang: str) -> str | None:
     return _ru_term(subject) if lang == "ru" else _en_term(subject)
 
 
+#: Verbs that say what kind of thing their subject is: "Материальная помощь … выплачивается в размере 20 000
+#: рублей" tells a reader asking «Что такое материальная помощь?» that it is a payment of 20 000 roubles.
+_DESCRIBING = {"ru": ("выплачивается", "выплачиваются", "начисляется", "перечисляется", "предоставляется",
+                      "выдаётся", "возмещается", "компенсируется"),
+               "en": ("paid", "granted", "awarded", "reimbursed", "credited", "provided")}
+
+
 def _self_explaining(term: str, lang: str) -> bool:
-    """A Russian term whose modifier is a participle ("повышающий коэффициент", "отремонтированный автомобиль")."""
+    """A Russian term whose modifier is a participle ("повышающий коэффициент", "отремонтированный автомобиль"),
+    or a term whose modifier says how often it happens ("ежеквартальная встреча", "quarterly reviews")."""
+    from ragauge.generate.questions.absent_stated import PERIODIC
+
+    mods = term.lower().split()[:-1]
+    if set(lemmas(" ".join(mods))) & {s for w in PERIODIC[lang] for s in lemmas(w)} if mods else False:
+        return True
     if lang != "ru" or morph._analyzer() is None:
         return False
     return any(morph._analyzer().parse(w)[0].tag.POS == "PRTF" for w in term.split()[:-1])
+
+
+def _described(term: str, lang: str, sentences: Sequence[str]) -> bool:
+    """Some sentence names the term with a verb that says what it is (:data:`_DESCRIBING`)."""
+    own = set(lemmas(term))
+    verbs = {s for w in _DESCRIBING.get(lang, ()) for s in lemmas(w)}
+    return any(own <= (bag := set(lemmas(s))) and bag & verbs for s in sentences)
 
 
 _BARE_BEFORE = {"the", "a", "an", "of", "for", "in", "on", "at", "to", "with", "by", "no", "any", "и", "или", "в", "на",
@@ -210,7 +230,7 @@ def undefined_terms(subjects: Sequence[tuple[str, str]], definitions: Sequence[t
     for subject, lang in subjects:
         term = term_of(subject, lang) if lang in defined else None
         if term is not None and (set(lemmas(term)) == set(lemmas(subject)) or _self_explaining(term, lang)
-                                 or _composes(term, lang, chunks)):
+                                 or _composes(term, lang, chunks) or _described(term, lang, sentences)):
             # the whole subject of a sentence stating its terms ("Early check-in is available from 9:00 am for a
             # fee of $40"), "отремонтированный автомобиль" (a participle and its noun) and "early check-in" beside
             # "Check-in starts at 3:00 pm" (a modifier on a head used alone): the documents say what they are

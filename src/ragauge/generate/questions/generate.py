@@ -150,8 +150,17 @@ def _source(c: Candidate) -> dict[str, Any]:
     return {"chunk_ids": list(c.relevant_ids), "doc_ids": doc_ids, "titles": titles, "versions": versions}
 
 
+#: The template of a price row's second wording, used only as a paraphrase variant of the row's question.
+ROW_PARAPHRASE = "table_price_cost_of"
+
+
+def _row_key(c: Candidate) -> tuple[str, tuple[str, ...]]:
+    return c.reference, tuple(ch.id for ch in c.chunks)
+
+
 def _variants(bases: list[Candidate], budget_typos: int, budget_para: int, rng: random.Random,
-              dedup: NearDuplicateFilter, taken: set[str]) -> list[tuple[Candidate, int]]:
+              dedup: NearDuplicateFilter, taken: set[str],
+              rows: dict[tuple[str, tuple[str, ...]], Candidate] | None = None) -> list[tuple[Candidate, int]]:
     out: list[tuple[Candidate, int]] = []
     order = [i for i, c in enumerate(bases) if c.expected_behaviour == "answer"]
     rng.shuffle(order)
@@ -178,6 +187,12 @@ def _variants(bases: list[Candidate], budget_typos: int, budget_para: int, rng: 
         base = bases[i]
         if "paraphrase" in base.slices or base.template in ("clause", "long_section", "norm_reference"):
             continue  # those name a document or section, which a synonym would misname
+        row = (rows or {}).get(_row_key(base)) if base.template == "table_price" else None
+        if row is not None and row.question.casefold() not in taken and dedup.accept(row.question):
+            taken.add(row.question.casefold())
+            out.append((replace(row, slices=tuple(dict.fromkeys(("paraphrase",) + base.slices))), i))
+            made += 1
+            continue
         found = paraphrase.paraphrase(base.question, base.lang, rng)
         if found and found[0].casefold() not in taken and dedup.accept(found[0]):
             taken.add(found[0].casefold())
@@ -189,7 +204,8 @@ def _variants(bases: list[Candidate], budget_typos: int, budget_para: int, rng: 
 
 
 def _balanced(cands: list[Candidate], n: int, rng: random.Random, dedup: NearDuplicateFilter, dropped: Counter,
-              usable: list[Chunk], own: dict[str, str], old_docs: set[str]) -> tuple:
+              usable: list[Chunk], own: dict[str, str], old_docs: set[str],
+              rows: dict[tuple[str, tuple[str, ...]], Candidate] | None = None) -> tuple:
     """The default selection: coverage first, then round-robin over slices and documents, capped buckets."""
     n_typos = round(n * TYPO_SHARE)
     n_para = round(n * PARAPHRASE_SHARE)
@@ -206,7 +222,7 @@ def _balanced(cands: list[Candidate], n: int, rng: random.Random, dedup: NearDup
     refused += refused_first
     bases = [cands[i] for i in picked]
     taken = {c.question.casefold() for c in bases}
-    variants = _variants(bases, n_typos, n_para, rng, dedup, taken)
+    variants = _variants(bases, n_typos, n_para, rng, dedup, taken, rows)
     chosen_set = set(picked)
     rest = [c for i, c in enumerate(cands) if i not in chosen_set]
     fill_caps = {k: max(1, round(FILL_CAP_FACTOR * share * n)) - picked_by(bases, k) for k, share in CAPS.items()}
@@ -222,7 +238,7 @@ def _balanced(cands: list[Candidate], n: int, rng: random.Random, dedup: NearDup
 
 
 def _by_mix(cands: list[Candidate], wanted: dict[str, int], rng: random.Random, dedup: NearDuplicateFilter,
-            dropped: Counter) -> tuple[list[Candidate], list[tuple[Candidate, int]], dict[str, int]]:
+            dropped: Counter, rows: dict[tuple[str, tuple[str, ...]], Candidate] | None = None) -> tuple[list[Candidate], list[tuple[Candidate, int]], dict[str, int]]:
     """Selection under a mix: each type its target (round-robin over slices and documents inside the type),
     then the variant kinds from the chosen bases. Nothing is padded: a type short of candidates stays short."""
     bases: list[Candidate] = []
@@ -238,7 +254,8 @@ def _by_mix(cands: list[Candidate], wanted: dict[str, int], rng: random.Random, 
     taken = {c.question.casefold() for c in bases}
     answerable = sum(1 for c in bases if c.expected_behaviour == "answer")
     available.update({k: answerable for k in VARIANT_KINDS if k in wanted})
-    variants = _variants(bases, wanted.get("badly_formulated", 0), wanted.get("paraphrase", 0), rng, dedup, taken)
+    variants = _variants(bases, wanted.get("badly_formulated", 0), wanted.get("paraphrase", 0), rng, dedup, taken,
+                         rows)
     return bases, variants, available
 
 
@@ -321,14 +338,17 @@ def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, 
     cands = _of_siblings(cands, usable)
     cands, failed = _checked(cands, dropped, judge_factory)
     cands = _merge_same_question(cands, dropped)
+    # a price row is asked once: its second wording («Какова стоимость X?») is only a paraphrase variant of it
+    rows = {_row_key(c): c for c in cands if c.template == ROW_PARAPHRASE}
+    cands = [c for c in cands if c.template != ROW_PARAPHRASE]
 
     dedup = NearDuplicateFilter(dedup_threshold)
     if shares:
-        bases, variants, available = _by_mix(cands, wanted, rng, dedup, dropped)
+        bases, variants, available = _by_mix(cands, wanted, rng, dedup, dropped, rows)
         copy_cap, bearing, rest, more = n, [], [], []
     else:
         bases, variants, copy_cap, bearing, rest, more = _balanced(cands, n, rng, dedup, dropped, usable, own,
-                                                                  old_docs)
+                                                                  old_docs, rows)
 
     final: list[tuple[Candidate, int | None]] = [(c, None) for c in bases] + variants
     cases = []

@@ -1,0 +1,163 @@
+"""Stricter absence for "other subject" unanswerable questions: the corpus answers more than the exact
+subject with the exact verb and the exact kind of quantity.
+
+A frame question moved to another subject (:mod:`.absent`) is dropped when (review, fifth round):
+
+* **a general rule covers it** (:func:`covered`): a sentence states a value of the asked kind's family (a
+  deadline answers "how soon", "for how long" and "at what time" alike) about a subject with the same head
+  noun and no modifier the candidate lacks ("The line manager approves leave requests within 3 working days"
+  answers "How soon must parental leave requests be approved?"), with the frame's verb or a verb of the same
+  event ("held" / "performed");
+* **its own modifier answers it** (:func:`answers_itself`): "How often are quarterly service reviews held?";
+* **the two subjects may name one thing** (:func:`near_synonym`): they differ only in the head noun and keep
+  the same modifiers («плановые изменения» / «плановые работы»);
+* **the attribute does not suit it** (:func:`attribute_fits`): no subject of the same kind (the same head
+  noun) has the frame's kind of value with the frame's verb ("By what date is sick pay paid?" from "The annual
+  bonus is paid by 31 March").
+
+Dropping a candidate costs one unanswerable question; asking an answered one scores a correct RAG as wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from ragauge.generate.questions import morph
+from ragauge.generate.questions.prose import ProseQuestion
+from ragauge.generate.questions.special import lemmas
+
+#: Kinds of value a reader takes as answers to one another's questions.
+FAMILIES = ({"deadline", "duration", "frequency", "time", "date"}, {"amount", "percent", "limit"})
+
+#: Verbs that report one event in policy prose (word forms as written; compared by lemma).
+VERB_GROUPS = {
+    "en": (("held", "hold", "performed", "perform", "conducted", "conduct", "run", "carried", "done"),
+           ("completed", "complete", "processed", "process", "handled", "handle", "fulfilled", "executed"),
+           ("paid", "pay", "disbursed", "transferred"),
+           ("issued", "issue", "provided", "provide", "granted", "grant", "given", "give"),
+           ("approved", "approve", "agreed", "confirmed", "accepted")),
+    "ru": (("проводится", "осуществляется", "выполняется", "производится", "исполняется"),
+           ("выплачивается", "перечисляется", "начисляется"),
+           ("выдаётся", "предоставляется", "оформляется"),
+           ("согласуется", "утверждается", "одобряется"),
+           ("рассматривается", "обрабатывается")),
+}
+
+#: Modifiers that state how often their noun happens: they answer "how often" themselves.
+PERIODIC = {"en": {"daily", "weekly", "biweekly", "monthly", "quarterly", "annual", "yearly", "hourly", "semiannual"},
+            "ru": {"ежедневный", "еженедельный", "ежемесячный", "ежеквартальный", "ежегодный", "ежечасный",
+                   "квартальный", "годовой", "месячный", "недельный", "суточный"}}
+
+_EN_STOP = {"the", "a", "an", "of", "for", "to", "in", "on", "at", "by", "with", "per", "each", "every", "all", "any",
+            "our", "your", "this", "that", "is", "are", "must", "will", "may", "can", "be", "and", "or", "not"}
+
+
+def family(kind: str) -> set[str]:
+    return next((f for f in FAMILIES if kind in f), {kind})
+
+
+def verb_alternatives(verb: str, lang: str) -> set[str]:
+    """The verb's lemma and those of the verbs that report the same event; empty for no verb."""
+    own = set(lemmas(verb))
+    if not own:
+        return set()
+    out = set(own)
+    for group in VERB_GROUPS.get(lang, ()):
+        stems = {s for w in group for s in lemmas(w)}
+        if own & stems:
+            out |= stems
+    return out
+
+
+def head_and_modifiers(subject: str, lang: str) -> tuple[str, set[str]] | None:
+    """(head lemma, the other content lemmas) of a noun phrase; None when it has no head."""
+    own = set(lemmas(subject))
+    if lang == "ru":
+        head = morph.head_lemma(morph.lower_first(subject))
+        head_l = next(iter(lemmas(head)), None) if head else None
+    else:
+        words = [w for w in re.findall(r"[A-Za-z-]+", subject.lower()) if w not in ("the", "a", "an")]
+        of = words.index("of") if "of" in words else len(words)
+        head_l = next(iter(lemmas(words[of - 1])), None) if of else None
+    if head_l is None or head_l not in own:
+        return None
+    return head_l, own - {head_l}
+
+
+def _en_named(sentence: str, head: str, verbs: set[str]) -> list[set[str]]:
+    """The modifiers of each English noun phrase of ``sentence`` whose head is ``head`` (the content words
+    right before it, up to a stop word, a number or a verb of ``verbs``)."""
+    words = re.findall(r"[A-Za-z-]+|\d+|[^\sA-Za-z\d]", sentence.lower())
+    out = []
+    for i, w in enumerate(words):
+        if set(lemmas(w)) != {head}:
+            continue
+        mods: set[str] = set()
+        for prev in reversed(words[:i]):
+            own = set(lemmas(prev))
+            if prev in _EN_STOP or not re.fullmatch(r"[a-z-]+", prev) or own & verbs:
+                break
+            mods |= own
+        out.append(mods)
+    return out
+
+
+def covered(subject: str, verb: str, kind: str, items: Sequence[ProseQuestion], lang: str) -> bool:
+    """True when a sentence of ``items`` states a value of ``kind``'s family about ``subject`` or about a
+    subject that generalises it (the same head, fewer modifiers) or contains it, with ``verb`` or a verb of the
+    same event when one is given."""
+    hm = head_and_modifiers(subject, lang)
+    own = set(lemmas(subject))
+    verbs = verb_alternatives(verb, lang)
+    kinds = family(kind)
+    for q in items:
+        if q.kind not in kinds or q.lang != lang:
+            continue
+        bag = set(lemmas(q.reference))
+        if verbs and not verbs & bag:
+            continue
+        if own <= bag:
+            return True
+        if hm is None:
+            continue
+        head, mods = hm
+        if lang == "ru":
+            other = head_and_modifiers(q.subject, lang) if q.subject else None
+            if other is not None and other[0] == head and other[1] <= mods:
+                return True
+        elif head in bag and any(m <= mods for m in _en_named(q.reference, head, verbs)):
+            return True
+    return False
+
+
+def answers_itself(subject: str, kind: str, lang: str) -> bool:
+    """A "how often" question about a subject whose modifier says how often ("quarterly service reviews")."""
+    return kind == "frequency" and bool(set(lemmas(subject)) & {s for w in PERIODIC[lang] for s in lemmas(w)})
+
+
+def near_synonym(a: str, b: str, lang: str) -> bool:
+    """Two subjects with the same modifiers (at least one) and different head nouns: «плановые изменения» and
+    «плановые работы» may name one thing, so what is stated of the one may answer the other."""
+    ha, hb = head_and_modifiers(a, lang), head_and_modifiers(b, lang)
+    return ha is not None and hb is not None and ha[0] != hb[0] and bool(ha[1]) and ha[1] == hb[1]
+
+
+def attribute_fits(kind: str, verb: str, subject: str, items: Sequence[ProseQuestion], lang: str) -> bool:
+    """Some subject of the same kind as ``subject`` (the same head noun) has a value of ``kind`` stated with
+    ``verb``: the attribute is one such things have."""
+    hm = head_and_modifiers(subject, lang)
+    if hm is None:
+        return False
+    verbs = verb_alternatives(verb, lang)
+    for q in items:
+        if q.kind != kind or q.lang != lang or not q.subject:
+            continue
+        other = head_and_modifiers(q.subject, lang)
+        if other is not None and other[0] == hm[0] and (not verbs or verbs & set(lemmas(q.reference))):
+            return True
+    return False
+
+
+__all__ = ["FAMILIES", "PERIODIC", "VERB_GROUPS", "answers_itself", "attribute_fits", "covered", "family",
+           "head_and_modifiers", "near_synonym", "verb_alternatives"]
