@@ -60,7 +60,20 @@ RU_OPERATORS = [
 _RU_TIME = re.compile(r"^(?:рабоч|календарн)?\w*\s?(?:дн|день|дня|час|минут|недел|месяц|лет|год|сут)", re.I)
 _RU_TIME_UNIT = re.compile(r"^(?:дн|день|дня|час|минут|недел|месяц|лет|год|сут)", re.I)
 _RU_MONEY = re.compile(r"^(?:руб|₽|коп|тыс|млн|\$|€)", re.I)
-_LASTING = {"храниться", "действовать", "длиться", "сохраняться", "действительный"}
+_LASTING = {"храниться", "действовать", "длиться", "сохраняться", "действительный", "продолжаться", "оставаться",
+            "продлеваться"}
+#: Verbs that give either a state for a time («бесплатное хранение предоставляется в течение 5 дней»: how long)
+#: or a thing to be delivered by a deadline («справка предоставляется в течение 3 дней»: by when): the subject
+#: decides (:func:`_is_lasting`).
+_GRANTED = {"предоставляться", "обеспечиваться", "предоставлять", "обеспечивать"}
+#: State or service nouns a «предоставляется в течение N дней» lasts for.
+_STATE_NOUNS = {"доступ", "скидка", "отсрочка", "рассрочка", "льгота", "гарантия", "поддержка", "парковка",
+                "стоянка", "период", "бронь", "бронирование", "хранение", "обслуживание", "пользование",
+                "проживание", "размещение", "страхование", "сопровождение", "содержание", "использование"}
+#: Deverbal nouns of a thing handed over once, not a state (a deadline even with «предоставляется»).
+_DELIVERED_NOUNS = {"решение", "уведомление", "заключение", "извещение", "разъяснение", "направление",
+                    "удостоверение", "заявление", "сообщение", "предложение", "обоснование", "подтверждение",
+                    "разрешение", "требование", "возмещение", "объяснение", "назначение", "поручение"}
 _WHAT = {"masc": "Какой", "femn": "Какая", "neut": "Какое", "plur": "Какие"}
 
 
@@ -153,9 +166,74 @@ def _quantity_kind(after: str, number: str) -> str:
     return "count"
 
 
-def _ru_question_word(op: str, qkind: str, lemma: str, after: str = "") -> tuple[str, str] | None:
+def _is_lasting(lemma: str, subject: str, tail: list[str]) -> bool:
+    """True when «VERB в течение N дней» states how long something lasts, not a deadline: a verb of a state
+    («хранится», «действует», «длится»), or a verb of granting (:data:`_GRANTED`) with a state or service for its
+    subject («бесплатное хранение груза предоставляется в течение 5 дней»). A window counted from an event
+    («в течение 10 дней после подачи», «с момента …», «со дня …») is a deadline for a granting verb."""
+    if lemma not in _GRANTED:
+        return lemma in _LASTING
+    if tail and (tail[0].lower() in ("после", "со", "с", "от") or tail[0].lower().startswith("момент")):
+        return False
+    head = morph.head_lemma(subject) if subject else None
+    if head is None:
+        return False
+    if head in _STATE_NOUNS:
+        return True
+    if head in _DELIVERED_NOUNS:
+        return False
+    return head.endswith(("ание", "ение", "яние"))
+
+
+def _genitive_plural(words: list[str]) -> str | None:
+    """«календарных дня» -> «календарных дней», «лет» -> «лет»: a time unit after «сколько»."""
+    out = []
+    for w in words:
+        p = _parse(w) if re.fullmatch(r"[а-яё]+", w.lower()) else None
+        if p is None:
+            return None
+        if p.normal_form == "год":
+            out.append("лет")
+            continue
+        form = p.inflect({"gent", "plur"})
+        if form is None:
+            return None
+        out.append(form.word)
+    return " ".join(out)
+
+
+def _before_what(words: list[str], op: str, q_at: int, last_num: int) -> str | None:
+    """«За сколько дней до исследования» for «за 3 дня до исследования …»: the count back from an event, asked
+    with that event; None when the sentence has no such «за N <unit> до X», when it is a deadline («не позднее
+    чем за 3 дня до …»: «В какой срок …?») or when X refers back («до его начала»: the question would not say
+    to what)."""
+    if op != "deadline" or words[q_at - 1].lower() != "за" or words[q_at - 2].lower() == "чем":
+        return None
+    rest = words[last_num + 1:]
+    until = next((k for k, w in enumerate(rest[:3]) if w.lower() == "до"), None)
+    if not until or any(w.endswith((",", ";")) for w in rest[:until]):
+        return None
+    unit = _genitive_plural([w.strip(",.;:") for w in rest[:until]])
+    event: list[str] = []
+    for w in rest[until + 1:until + 5]:
+        clean = w.strip(",.;:«»\"()")
+        if not clean or clean.lower() in _NOT_IN_MIDDLE or clean.lower() in _RU_PREP or NUMBER.search(clean):
+            break
+        event.append(clean)
+        if clean != w.rstrip(".") or w.endswith(","):
+            break
+    if unit is None or not event or any(w.lower() in _RU_PRONOUNS for w in event):
+        return None
+    return f"За сколько {unit} до {' '.join(event)}"
+
+
+def _ru_question_word(op: str, qkind: str, lemma: str, after: str = "", *,
+                      lasting: bool | None = None) -> tuple[str, str] | None:
     """(question opening, fact kind) for an operator, a quantity kind and the verb's lemma; None: no
-    natural question."""
+    natural question. ``lasting``: whether «в течение N» states a duration (:func:`_is_lasting`); by default,
+    whether the verb is one of a state."""
+    if lasting is None:
+        lasting = lemma in _LASTING
     if op == "often" or qkind == "count_times":
         return "Как часто", "frequency"
     if qkind == "time" or op == "clock":
@@ -171,7 +249,7 @@ def _ru_question_word(op: str, qkind: str, lemma: str, after: str = "") -> tuple
         table = {"deadline": "В какой срок", "within": "В какой срок", "term": "На какой срок",
                  "length": "Какой продолжительности", "after": "Через какое время", "upto": "До какого срока",
                  "limit": "В какой срок"}
-        if op in ("within", "limit") and lemma in _LASTING:  # "хранится не более 30 дней": how long, not by when
+        if op in ("within", "limit") and lasting:  # "хранится не более 30 дней": how long, not by when
             return "Как долго", "duration"
         if op in table:
             return table[op], "deadline" if op in ("deadline", "within", "upto") else "duration"
@@ -305,7 +383,9 @@ def _ru_question(sentence: str) -> tuple[str | None, str, str, str, str]:
             prefix = _recipient_first(prefix)
             question = f"{_WHAT[form2]} {_lower(middle)} {verb} {_lower(prefix)}?"
             return question, {"percent": "percent", "money": "amount"}.get(qkind, "count"), cand, "", ""
-        opening = _ru_question_word(op, qkind, lemma, after.lstrip())
+        counted_back = _before_what(words, op, q_at, last_num) if qkind == "duration" else None
+        opening = (counted_back, "deadline") if counted_back else _ru_question_word(
+            op, qkind, lemma, after.lstrip(), lasting=_is_lasting(lemma, cand, words[last_num + 2:]))
         if opening is None:
             return None, "prose_no_question_form", "", "", ""
         return f"{opening[0]} {verb} {_lower(middle)} {_lower(prefix)}?", opening[1], cand, "", ""
@@ -322,8 +402,11 @@ def _ru_question(sentence: str) -> tuple[str | None, str, str, str, str]:
         return question, "percent" if qkind == "percent" else "amount", subject, "", "plur" if form == "plur" else "sing"
     if lemma == "составлять":
         opening: tuple[str, str] | None = ("Сколько", {"money": "amount", "percent": "percent"}.get(qkind, "duration"))
+    elif qkind == "duration" and (counted_back := _before_what(words, op, q_at, last_num)):
+        opening = counted_back, "deadline"  # «за 3 дня до исследования»: «За сколько дней до исследования …»
     else:
-        opening = _ru_question_word(op, qkind, lemma, after.lstrip())
+        opening = _ru_question_word(op, qkind, lemma, after.lstrip(),
+                                    lasting=_is_lasting(lemma, subject, words[last_num + 2:]))
     if opening is None:
         return None, "prose_no_question_form", "", "", ""
     q, kind = opening
@@ -331,7 +414,8 @@ def _ru_question(sentence: str) -> tuple[str | None, str, str, str, str]:
     reflexive = verb.lower().endswith(("ся", "сь")) or "intr" in _parse(verb).tag
     core = f"{verb} {subj}" if reflexive or q.startswith("Сколько") else f"{subj} {verb}"
     question = " ".join([q, core] + middle + ([_lower(prefix)] if prefix else [])) + "?"
-    frame = f"{q} {verb} {{subj}}?" if core.startswith(verb) and not middle and not prefix else ""
+    frame = f"{q} {verb} {{subj}}?" if core.startswith(verb) and not middle and not prefix \
+        and not q.startswith("За сколько") else ""
     return question, kind, subject, frame, "plur" if form == "plur" else "sing"
 
 

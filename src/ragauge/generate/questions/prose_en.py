@@ -162,6 +162,8 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
             q, kind = f"How many {unit_word} before {before}", "deadline"  # a cut-off, not a limit
         elif op == "upto":
             q, kind = f"Up to how many {unit_word}", "limit"
+        elif not op and (before := _before_what(words[last_num + 1:])):
+            q, kind = f"How many {unit_word} before {before}", "deadline"  # "starts 3 days before the test"
         elif not op:
             q, kind = f"How many {unit_word}", "duration"
         else:
