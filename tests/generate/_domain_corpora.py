@@ -374,9 +374,14 @@ def _pdf(path: Path, text: str) -> None:
 
 def write_corpus(name: str, root: Path) -> Path:
     """Write corpus ``name`` into ``root/name`` and return that folder."""
-    folder = root / name
+    return write_files(CORPORA[name], root / name)
+
+
+def write_files(files: list[tuple[str, str]], folder: Path) -> Path:
+    """Write ``(file name, text)`` pairs into ``folder`` (.docx and .pdf as real documents) and return it:
+    the one writer of every test corpus module."""
     folder.mkdir(parents=True, exist_ok=True)
-    for file_name, text in CORPORA[name]:
+    for file_name, text in files:
         path = folder / file_name
         if file_name.endswith(".docx"):
             _docx(path, text)

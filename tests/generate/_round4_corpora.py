@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _domain_corpora import _docx, _pdf
+from _domain_corpora import write_files
 
 CORPORA: dict[str, list[tuple[str, str]]] = {
     "tariffs_ru": [
@@ -50,17 +50,7 @@ LANGS = {"tariffs_ru": "ru"}
 
 def write_corpus(name: str, root: Path) -> Path:
     """Write corpus ``name`` into ``root/name`` and return that folder."""
-    folder = root / name
-    folder.mkdir(parents=True, exist_ok=True)
-    for file_name, text in CORPORA[name]:
-        path = folder / file_name
-        if file_name.endswith(".docx"):
-            _docx(path, text)
-        elif file_name.endswith(".pdf"):
-            _pdf(path, text)
-        else:
-            path.write_text(text, encoding="utf-8")
-    return folder
+    return write_files(CORPORA[name], root / name)
 
 
 __all__ = ["CORPORA", "LANGS", "write_corpus"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _domain_corpora import _docx, _pdf
+from _domain_corpora import write_files
 
 CORPORA: dict[str, list[tuple[str, str]]] = {
     "scholarship_ru": [
@@ -122,17 +122,8 @@ LANGS = {"scholarship_ru": "ru", "utility_ru": "ru", "gym_en": "en", "baggage_en
 
 
 def write_corpus(name: str, root: Path) -> Path:
-    folder = root / name
-    folder.mkdir(parents=True, exist_ok=True)
-    for file_name, text in CORPORA[name]:
-        path = folder / file_name
-        if file_name.endswith(".docx"):
-            _docx(path, text)
-        elif file_name.endswith(".pdf"):
-            _pdf(path, text)
-        else:
-            path.write_text(text, encoding="utf-8")
-    return folder
+    """Write corpus ``name`` into ``root/name`` and return that folder."""
+    return write_files(CORPORA[name], root / name)
 
 
 __all__ = ["CORPORA", "LANGS", "write_corpus"]

@@ -13,7 +13,7 @@ from typing import Any, Callable, Sequence, cast
 
 from ..data.schema import Sample
 from ..metrics.column import ScoreColumn
-from ..metrics.plan import Plan, run_plan, together
+from ..metrics.plan import Plan, needs_judge, run_plan, together
 from ..metrics.registry import compute_function, group_by_family
 from ..metrics.spec import MetricSpec
 
@@ -41,11 +41,7 @@ def score_columns(specs: Sequence[MetricSpec], samples: Sequence[Sample], judge:
 
         judge = get_judge(judge)
     elif any(s.judge for s in specs):  # even when this data would need no call: never a judge metric without one
-        from ..errors import ConfigError
-
-        names = ", ".join(s.name for s in specs if s.judge)
-        raise ConfigError(f"metric {names} needs a judge: pass judge=... (e.g. 'offline', or "
-                          "ragauge.judges.base.get_judge('offline')), or leave that metric out")
+        raise needs_judge([s.name for s in specs if s.judge])
     if judge is not None:
         check_ids(samples)  # a judge groups a round's requests by sample id
     columns: dict[str, ScoreColumn] = {}

@@ -16,6 +16,7 @@ how. Any other object with those methods (a hand-written judge in a test or a no
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Protocol, Sequence, runtime_checkable
 
 import numpy as np
@@ -55,24 +56,33 @@ class JudgeBase:
 
     # --- the door ----------------------------------------------------------------------------------
     def answer(self, requests: Sequence[Request]) -> list[Reply]:
-        """Identical requests are answered once; each kind is answered in one batched call."""
+        """Identical requests are answered once (tagged with every metric that asked); the distinct ones go to
+        :meth:`_answer_distinct`."""
         unique: dict[Any, int] = {}
         first: list[int] = []  # request index -> index into `todo`
         todo: list[Request] = []
         for r in requests:
             k = r.key()
-            if k is None or k not in unique:
-                if k is not None:
-                    unique[k] = len(todo)
-                first.append(len(todo))
-                todo.append(r)
-            else:
-                first.append(unique[k])
-        got: list[Reply | None] = [None] * len(todo)
-        for kind, idx in _by_kind(todo).items():
-            for i, reply in zip(idx, self._answer_kind(kind, [todo[i] for i in idx])):
+            if k is not None and k in unique:
+                j = unique[k]
+                if not set(r.metrics) <= set(todo[j].metrics):
+                    todo[j] = replace(todo[j], metrics=tuple(dict.fromkeys((*todo[j].metrics, *r.metrics))))
+                first.append(j)
+                continue
+            if k is not None:
+                unique[k] = len(todo)
+            first.append(len(todo))
+            todo.append(r)
+        got = self._answer_distinct(todo)
+        return [got[i] for i in first]
+
+    def _answer_distinct(self, requests: list[Request]) -> list[Reply]:
+        """Distinct requests, each kind in one batched call."""
+        got: list[Reply | None] = [None] * len(requests)
+        for kind, idx in _by_kind(requests).items():
+            for i, reply in zip(idx, self._answer_kind(kind, [requests[i] for i in idx])):
                 got[i] = reply
-        return [got[i] for i in first]  # type: ignore[misc]
+        return got  # type: ignore[return-value]
 
     def _answer_kind(self, kind: tuple[type, str], reqs: list[Any]) -> list[Reply]:
         cls, variant = kind

@@ -74,6 +74,12 @@ def _advance(plan: Plan[Any], i: int, replies: Sequence[Reply] | None, pending: 
     pending[i] = list(step)
 
 
+def needs_judge(metrics: Sequence[str]) -> ConfigError:
+    """The error for judge metrics asked without a judge."""
+    return ConfigError(f"metric {', '.join(metrics)} needs a judge: pass judge=... (e.g. 'offline', or "
+                       "ragauge.judges.base.get_judge('offline')), or leave that metric out")
+
+
 def run_plan(plan: Plan[T], answer: Callable[[list[Request]], Sequence[Reply]] | None,
              *, needs: str = "this metric") -> T:
     """Drive ``plan`` to its end, sending each round to ``answer`` (a judge's :meth:`answer`) in one call.
@@ -86,9 +92,7 @@ def run_plan(plan: Plan[T], answer: Callable[[list[Request]], Sequence[Reply]] |
             replies: Sequence[Reply] = []
             if step:
                 if answer is None:
-                    names = sorted({m for r in step for m in r.metrics}) or [needs]
-                    raise ConfigError(f"metric {', '.join(names)} needs a judge: pass judge=... (e.g. 'offline', or "
-                                      "ragauge.judges.base.get_judge('offline')), or leave that metric out")
+                    raise needs_judge(sorted({m for r in step for m in r.metrics}) or [needs])
                 replies = answer(list(step))
             if len(replies) != len(step):
                 raise RuntimeError(f"the judge gave {len(replies)} replies to {len(step)} requests")
@@ -98,4 +102,4 @@ def run_plan(plan: Plan[T], answer: Callable[[list[Request]], Sequence[Reply]] |
         return result
 
 
-__all__ = ["Plan", "run_plan", "together"]
+__all__ = ["Plan", "needs_judge", "run_plan", "together"]

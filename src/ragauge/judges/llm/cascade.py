@@ -148,34 +148,19 @@ class CascadeJudge(JudgeBase):
         return frozenset(m for m in ("relevance_details", "behaviours") if callable(getattr(self.offline, m, None)))
 
     # --- the door -----------------------------------------------------------------------------
-    def answer(self, requests: Sequence[Request]) -> list[Reply]:
-        """As :class:`~ragauge.judges.base.JudgeBase`, with the escalated LLM calls attributed to the metrics
-        of the requests they serve: identical requests are answered once (for all the metrics that asked),
-        then per set of metrics, so each claim is escalated and counted once."""
-        unique: dict[Any, int] = {}
-        first: list[int] = []  # request -> index into `todo`
-        todo: list[Request] = []
-        serves: list[set[str]] = []
-        for r in requests:
-            k = r.key()
-            if k is not None and k in unique:
-                first.append(unique[k])
-                serves[unique[k]].update(r.metrics)
-                continue
-            if k is not None:
-                unique[k] = len(todo)
-            first.append(len(todo))
-            todo.append(r)
-            serves.append(set(r.metrics))
+    def _answer_distinct(self, requests: list[Request]) -> list[Reply]:
+        """As :class:`~ragauge.judges.base.JudgeBase` (identical requests already answered once, for every
+        metric that asked), per set of metrics, so each escalated LLM call is attributed to the metrics of the
+        requests it serves and each claim is escalated and counted once."""
         groups: dict[tuple[str, ...], list[int]] = {}
-        for i in range(len(todo)):
-            groups.setdefault(tuple(sorted(serves[i])), []).append(i)
-        got: list[Reply | None] = [None] * len(todo)
+        for i, r in enumerate(requests):
+            groups.setdefault(tuple(sorted(set(r.metrics))), []).append(i)
+        got: list[Reply | None] = [None] * len(requests)
         for metrics, idx in groups.items():
             with serving(metrics):
-                for i, reply in zip(idx, super().answer([todo[i] for i in idx])):
+                for i, reply in zip(idx, super()._answer_distinct([requests[i] for i in idx])):
                     got[i] = reply
-        return [got[i] for i in first]  # type: ignore[misc]
+        return got  # type: ignore[return-value]
 
     def _uncertain(self, p: float) -> bool:
         lo, hi = self.band
