@@ -85,11 +85,14 @@ _REFUSAL = re.compile(
             r"\bзатрудняюсь\s+ответить",
             r"\bнет\s+(?:никакой\s+|точной\s+|конкретной\s+|подробной\s+|достоверной\s+|актуальной\s+)?(?:информации|данных|сведений|документов|ответа)\b",
             r"\b(?:информаци[яи]|данны[ех]|сведени[яй])\s+(?:об?\s+\w+\s+|по\s+\w+\s+вопросу\s+)?(?:нет|отсутству)",
-            r"\bв\s+(?:(?:этих|этом|данных|данном|приведённых|приведенных|имеющихся)\s+)?(?:базе|документах?|контексте|источниках|материалах"
-            r"|тарифах|правилах|регламенте|прайс-листе|положении|предоставленн\w+\s+\w+|доступн\w+\s+\w+)\b.{0,60}?"
-            r"(?:\bнет\b|\bне\s+(?:содерж|указан|упомина|привод|найден|описан|сказано|предусмотрен)|\bничего\s+не\b|\bотсутству)",
+            r"\bв\s+(?:(?:этих|этом|данных|данном|приведённых|приведенных|имеющихся|найденн\w+|[а-яё]+(?:ых|их|ом|ем)\s+)\s*)?"
+            r"(?:базе|документах?|контексте|источниках|материалах"
+            r"|тарифах|правилах|регламенте|прайс-листе|положении|предоставленн\w+\s+\w+|доступн\w+\s+\w+)\b"
+            r"(?:(?!,\s*(?:но|а|однако)\b)[^:;]){0,60}?"
+            r"(?:\bнет\b|\bне\s+(?:содерж|указан|упомина|привод|привед|найден|описан|сказано|предусмотрен|значится)|\bничего\s+не\b"
+            r"|\bотсутству)",
             r"\b(?:ничего\s+не\s+сказано|не\s+приводится|не\s+указывается)\b",
-            r"\bне\s+(?:указан\w*|упоминается|приводится|описан\w*)\s+в\s+(?:документах|контексте|базе|источниках|материалах|предоставленн)",
+            r"\bне\s+(?:указан\w*|упоминается|приводится|привед\w+|описан\w*)\s+в\s+(?:документах|контексте|базе|источниках|материалах|предоставленн)",
             r"\bi\s+(?:do\s+not|don't|don’t|dont)\s+(?:know|have\s+(?:enough\s+|any\s+|the\s+|sufficient\s+)?(?:information|data|details))",
             r"\bi(?:'m|’m|\s+am)\s+(?:not\s+sure|unable\s+to|afraid\s+i)",
             r"\b(?:i|we)\s+(?:cannot|can't|can’t|could\s+not|couldn't|was\s+unable\s+to|am\s+unable\s+to|are\s+unable\s+to)\s+(?:find|answer|determine|provide|locate|say)",
@@ -185,10 +188,16 @@ def _strip_edges(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+#: A reply word opening a sentence ("Нет, через приложение перевод бесплатный"): it answers the question and
+#: states nothing the rest of the sentence does not (a bare "Да." / "No." is dropped by ``_YES_NO``).
+_REPLY = re.compile(r"(?:да|нет|yes|no|конечно|of\s+course)\s*(?:[,!]|\s[—–-])\s*(?=\w)", _I)
+
+
 def _strip_prefixes(text: str, start: int, end: int) -> int:
-    """Skip a list marker and greetings at ``text[start:]``."""
+    """Skip a list marker, greetings and a reply word at ``text[start:]``."""
     while True:
-        match = _LIST_MARKER.match(text, start, end) or _GREETING.match(text, start, end)
+        match = (_LIST_MARKER.match(text, start, end) or _GREETING.match(text, start, end)
+                 or _REPLY.match(text, start, end))
         if match is None or match.end() == start:
             return start
         start = match.end()

@@ -4,6 +4,7 @@ negation; a negated modal passes the negation on)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragauge.judges.offline.lemmas import Token, _analyze
@@ -43,6 +44,19 @@ def _is_cue(token: Token) -> bool:
     )
 
 
+_REPLY_WORDS = frozenset({"нет", "no"})
+_REPLY_AFTER = re.compile(r"\s*[,.!—–-]")
+
+
+def _is_reply(text: str, tokens: Sequence[Token], i: int) -> bool:
+    """"Нет, …" / "No, …" opening a clause answers a yes/no question; it negates none of the words after it
+    ("Нет, через приложение перевод бесплатный": the transfer is free, not "not through the app")."""
+    token = tokens[i]
+    if token.text.lower() not in _REPLY_WORDS or not _REPLY_AFTER.match(text, token.end):
+        return False
+    return i == 0 or bool(_CLAUSE_END.search(text, tokens[i - 1].end, token.start))
+
+
 def negations(text: str, lang: str | None = None) -> list[Negation]:
     """Negation cues of ``text`` with their heads: the next content word (two when the first is a
     modal, "не может расторгнуть"), else the previous content word ("Гарантии нет").
@@ -55,14 +69,16 @@ def negations(text: str, lang: str | None = None) -> list[Negation]:
     tokens = _analyze(text)
     out = []
     for i, token in enumerate(tokens):
-        if not _is_cue(token):
+        if not _is_cue(token) or _is_reply(text, tokens, i):
             continue
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         if nxt is not None and nxt.text.lower() in _BOUND_WORDS:
             continue
         heads: list[str] = []
         prev_end = token.end
-        for other in tokens[i + 1 : i + 5]:
+        # "Скидки нет, но …": a "нет" that ends its clause negates the word before it
+        ahead = [] if token.text.lower() == "нет" and _REPLY_AFTER.match(text, token.end) else tokens[i + 1 : i + 5]
+        for other in ahead:
             if _CLAUSE_END.search(text, prev_end, other.start):
                 break  # "Гарантии нет. Цена ..." : the head is not in the next sentence
             prev_end = other.end

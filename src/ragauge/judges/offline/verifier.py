@@ -55,6 +55,7 @@ from ragauge.judges.offline.scope import _SCOPE_INDEX, _SCOPE_MAX  # surface for
 from ragauge.judges.offline.numbers import NumberCheck, compare_quantities
 from ragauge.judges.offline.quantities import extract_quantities, span_with_lead
 from ragauge.judges.offline.text import split_sentences
+from ragauge.judges.offline.kind_swap import kind_swap
 from ragauge.judges.types import CONTRADICTED, SUPPORTED, UNSUPPORTED, ClaimVerdict, EvidenceSpan
 
 WEIGHTS_PATH = Path(__file__).with_name("verifier_weights.npz")
@@ -538,6 +539,9 @@ def _rule_reason(a: ClaimAnalysis) -> tuple[str, str] | None:
         code = claim_rules.code_swap(a.claim.text, figures)
         if code is not None:
             return CONTRADICTED, code
+        kind = kind_swap(a.claim.text, figures, a.contexts)
+        if kind is not None:
+            return CONTRADICTED, kind
     matched = [m for m in matched if m.claim.kind != "grade"]  # a code ("P1") names the item, not its figure
     if matched:
         where = {a.evidences[m.evidence_index].context_index for m in matched}
