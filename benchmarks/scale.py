@@ -86,8 +86,9 @@ def one(mode: str, path: str, metrics: list[str], batch: int) -> dict:
         judge = get_judge("offline") if judged else None
         if judge is not None:  # load the models outside the timed part, as a Ray actor does before its first block
             _score(specs, samples[:2], judge, None)
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), time.process_time()
         _score(specs, samples, judge, None)
+        cpu = time.process_time() - c1
         n = len(samples)
     else:
         import ray
@@ -98,22 +99,24 @@ def one(mode: str, path: str, metrics: list[str], batch: int) -> dict:
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
         workers = 1 if mode == "ray1" else 2
         if mode == "sink":
-            n, blocks, busy = 0, 0, 0.0
+            n, blocks, busy, cpu = 0, 0, 0.0, 0.0
             for block in iter_scored_blocks(specs, path, "offline" if judged else None, workers=workers,
                                             batch_size=batch):
-                n, blocks, busy = n + len(block.ids), blocks + 1, busy + block.seconds
+                n, blocks, busy, cpu = n + len(block.ids), blocks + 1, busy + block.seconds, cpu + block.cpu_seconds
         else:
             run = score_run(specs, path, "offline" if judged else None, workers=workers, batch_size=batch)
-            n, blocks, busy = len(run.ids), run.blocks, run.worker_seconds
+            n, blocks, busy, cpu = len(run.ids), run.blocks, run.worker_seconds, run.worker_cpu_seconds
         end = time.perf_counter()
         ray.shutdown()
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         return {"mode": mode, "n": n, "total_s": round(end - t0, 2), "blocks": blocks,
-                "worker_seconds": round(busy, 2), "driver_peak_rss_mb": round(rss)}
+                "worker_seconds": round(busy, 2), "worker_cpu_seconds": round(cpu, 2),
+                "cpu_ms_per_sample": round(1000 * cpu / n, 2) if n else None, "driver_peak_rss_mb": round(rss)}
     end = time.perf_counter()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"mode": mode, "n": n, "total_s": round(end - t0, 2), "load_and_warm_s": round(t1 - t0, 2),
-            "samples_per_s": round(n / (end - t1), 1), "driver_peak_rss_mb": round(rss)}
+            "samples_per_s": round(n / (end - t1), 1), "cpu_seconds": round(cpu, 2),
+            "cpu_ms_per_sample": round(1000 * cpu / n, 2) if n else None, "driver_peak_rss_mb": round(rss)}
 
 
 def run_one(mode: str, path: Path, metrics: list[str], batch: int) -> dict:

@@ -71,6 +71,7 @@ class ScaleRun:
     blocks: int = 0
     workers: dict[str, int] = field(default_factory=dict)  #: host:pid -> blocks scored
     worker_seconds: float = 0.0  #: read + score time summed over blocks
+    worker_cpu_seconds: float = 0.0  #: the workers' CPU time for them, summed
     llm: dict[str, Any] | None = None  #: the limiter's report (spend, requests, most in flight)
     n: int = 0  #: samples scored
 
@@ -192,6 +193,7 @@ def score_run(specs: Sequence[MetricSpec], samples_or_source: Any, judge_spec: A
         run.blocks += 1
         run.workers[block.worker] = run.workers.get(block.worker, 0) + 1
         run.worker_seconds += block.seconds
+        run.worker_cpu_seconds += block.cpu_seconds
     if not ids:
         raise _empty(samples_or_source)
     run.llm = info.get("llm")
@@ -217,6 +219,7 @@ def score_to_sinks(specs: Sequence[MetricSpec], samples_or_source: Any, judge_sp
         run.blocks += 1
         run.workers[block.worker] = run.workers.get(block.worker, 0) + 1
         run.worker_seconds += block.seconds
+        run.worker_cpu_seconds += block.cpu_seconds
     if not run.n:
         raise _empty(samples_or_source)
     run.llm = info.get("llm")

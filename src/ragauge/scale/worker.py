@@ -39,6 +39,7 @@ class ScoredBlock:
     columns: dict[str, ScoreColumn]
     worker: str = ""  #: host:pid
     seconds: float = 0.0  #: read + score time in the worker
+    cpu_seconds: float = 0.0  #: the worker process's CPU time for it (load on the machine does not inflate it)
     error: BaseException | None = field(default=None, repr=False)
 
 
@@ -47,11 +48,11 @@ def score_block(block: Block, specs: Sequence[MetricSpec], judge: Any, *,
     """Read and score one block in this process (what a worker does; also the unit tests' door)."""
     from ..engine.scoring import score_columns  # the local engine's own step: one home for scoring
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     samples = read_block(block, field_map=field_map)
     columns = score_columns(specs, samples, judge)
     return ScoredBlock(block.index, [s.id for s in samples], [tuple(s.tags) for s in samples], columns,
-                       f"{socket.gethostname()}:{os.getpid()}", time.perf_counter() - t0)
+                       f"{socket.gethostname()}:{os.getpid()}", time.perf_counter() - t0, time.process_time() - c0)
 
 
 class BlockScorer:
