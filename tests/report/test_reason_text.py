@@ -32,7 +32,7 @@ def _english_left(text: str) -> list[str]:
 def _reasonish(name: str) -> bool:
     # reasons / base_reason / prec_reasons, the context metrics' prec_r / rec_r / has_r / gr_r, and
     # diagnostics' per-sample ``base`` list (its comment: "reason for every metric")
-    return "reason" in name or name.endswith("_r") or name in ("why", "base")
+    return "reason" in name.lower() or name.endswith("_r") or name in ("why", "base")
 
 
 def _target_name(node: ast.AST) -> str:

@@ -152,6 +152,13 @@ PATTERNS: list[tuple[str, str, dict[str, dict[str, str]]]] = [
     (r"condition (?P<v>'(?:[^']*|(?:(?!; ).)*)') not in " + _WHERE, "условия {v} нет {where}", {"where": IN}),
     (r"the amount is the one of (?P<a>'(?:[^']*|(?:(?!; ).)*)'); (?:context|the other text) gives (?P<b>'(?:[^']*|(?:(?!; ).)*)') (?P<c>" + _V + ")",
      "это сумма для {a}; в контексте для {b} указано {c}", {}),
+    # judges/offline/claim_rules.code_swap, kind_swap.py
+    (r"the figure (?P<v>'(?:[^']*|(?:(?!; ).)*)') is the one of (?P<a>'(?:[^']*|(?:(?!; ).)*)') in the context, "
+     r"not of (?P<b>'(?:[^']*|(?:(?!; ).)*)')", "в контексте значение {v} относится к {a}, а не к {b}", {}),
+    # judges/offline/figure_swap.py
+    (r"the figure (?P<v>'(?:[^']*|(?:(?!; ).)*)') is stated for something else in the context; "
+     r"for this it gives (?P<w>'(?:[^']*|(?:(?!; ).)*)')",
+     "в контексте значение {v} относится к другому; для этого указано {w}", {}),
     # the LLM judge's checks around its own (free-text) reasons: llm/verdicts.py, llm/cascade.py
     (r"decided by other sources \((?P<label>\w+)\): (?P<rest>.*)", "решено по другим источникам ({label}): {rest}",
      {"label": VERDICT}),

@@ -125,3 +125,17 @@ def test_product_path_contradicts_a_figure_of_another_thing():
     col = res.columns["faithfulness"]
     assert col.values == [0.0, 1.0]
     assert "stated for something else" in col.artifacts[0]["claims"][0]["reason"]
+
+
+@pytest.mark.parametrize("reason, ru", [
+    ("the figure '30%' is the one of 'квартальная премия' in the context, not of 'годовая премия'",
+     "в контексте значение '30%' относится к 'квартальная премия', а не к 'годовая премия'"),
+    ("the figure '15 минут' is the one of 'P1' in the context, not of 'P2'",
+     "в контексте значение '15 минут' относится к 'P1', а не к 'P2'"),
+    ("the figure '300 рублей' is stated for something else in the context; for this it gives '200 рублей'",
+     "в контексте значение '300 рублей' относится к другому; для этого указано '200 рублей'"),
+])
+def test_the_russian_report_renders_the_swap_reasons(reason, ru):
+    from ragauge.report.reason_text import reason_text
+
+    assert reason_text(reason, "ru") == ru

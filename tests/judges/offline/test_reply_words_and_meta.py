@@ -71,3 +71,12 @@ def test_product_path_still_catches_a_dropped_negation_after_a_reply_word(scored
 def test_product_path_scores_only_the_facts_beside_a_missing_one(scored):
     value, art = scored["meta-ok"]
     assert value == 1.0 and len(art["claims"]) == 1
+
+
+@pytest.mark.parametrize("answer, kept", [
+    ("Если бы вы хоть раз прочитали тарифы, не задавали бы глупых вопросов.", []),
+    ("Возьмите с собой паспорт и СНИЛС.", ["Возьмите с собой паспорт и СНИЛС."]),  # says what is needed
+    ("Если бы вы оформили карту, скидка была бы 10%.", ["Если бы вы оформили карту, скидка была бы 10%."]),
+])
+def test_a_counterfactual_without_figures_is_no_claim_an_instruction_is(answer, kept):
+    assert [c.text for c in answer_claims(answer, lang="ru")] == kept

@@ -188,16 +188,11 @@ def _strip_edges(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-#: A reply word opening a sentence ("Нет, через приложение перевод бесплатный"): it answers the question and
-#: states nothing the rest of the sentence does not (a bare "Да." / "No." is dropped by ``_YES_NO``).
-_REPLY = re.compile(r"(?:да|нет|yes|no|конечно|of\s+course)\s*(?:[,!]|\s[—–-])\s*(?=\w)", _I)
-
-
 def _strip_prefixes(text: str, start: int, end: int) -> int:
-    """Skip a list marker, greetings and a reply word at ``text[start:]``."""
+    """Skip a list marker and greetings at ``text[start:]``. A reply word ("Нет, …", "No, …") stays: it answers
+    the question and may be the very thing that is wrong (HaluEval's "No, …" to a yes/no question)."""
     while True:
-        match = (_LIST_MARKER.match(text, start, end) or _GREETING.match(text, start, end)
-                 or _REPLY.match(text, start, end))
+        match = _LIST_MARKER.match(text, start, end) or _GREETING.match(text, start, end)
         if match is None or match.end() == start:
             return start
         start = match.end()
@@ -214,7 +209,19 @@ def _is_non_claim(text: str) -> bool:
     if text.endswith(":") and not has_digit:
         return True
     words = [t for t in analyze(text)]
+    if not has_digit and _no_fact_mood(text):
+        return True
     return len(words) < 2 and not has_digit
+
+
+_THAT = re.compile(r"\bчто\b|\bчтобы\b|:", _I)
+
+
+def _no_fact_mood(text: str) -> bool:
+    """A Russian counterfactual without figures states nothing ("Если бы вы прочитали тарифы, не спрашивали
+    бы"). Imperatives stay claims: "Возьмите с собой паспорт и СНИЛС" says what is needed, and can be wrong."""
+    lower = text.lower()
+    return bool(re.search(r"\bесли\s+бы\b", lower)) and not _THAT.search(lower)
 
 
 def _claims(answer: str, lang: str) -> tuple[list[Claim], bool]:

@@ -29,6 +29,7 @@ Everything at run time is numpy: no scikit-learn.
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -513,6 +514,10 @@ _RECALL = SCALAR_NAMES.index("recall_best")
 NEGATION_RULE_RECALL = 0.8  # the claim's content words found in the passage, at least this share
 
 
+#: a claim that opens with a yes/no reply word ("Нет, …", "Да, …", "No, …")
+_REPLY_OPENING = re.compile(r"\s*(?:да|нет|yes|no)\s*(?:[,!]|\s[—–-])", re.IGNORECASE)
+
+
 def _negation_rule(a: ClaimAnalysis, p: float, threshold: float) -> float:
     """NLI route only: a claim that repeats its passage's words (content-lemma recall >= 0.8) but not its
     negation ("Гарантия распространяется на ..." against "Гарантия не распространяется на ...") is never
@@ -522,6 +527,21 @@ def _negation_rule(a: ClaimAnalysis, p: float, threshold: float) -> float:
     if p < threshold or a.features[_NEGATION] <= 0 or a.features[_RECALL] < NEGATION_RULE_RECALL:
         return p
     return p * threshold * 0.99
+
+
+def _reply_negation_rule(a: ClaimAnalysis, p: float, threshold: float) -> float:
+    """Every route: a claim that opens with a yes/no reply word and repeats its passage's words (recall >= 0.8,
+    the reply word left out) but not its negation is never supported ("Нет, скидки по тарифам суммируются"
+    against "Скидки по тарифам не суммируются"): in a yes/no answer the polarity is the answer. Other QA
+    claims keep the head's word (a negation rule on every QA claim cost RAGTruth QA, see ``_negation_rule``)."""
+    m = _REPLY_OPENING.match(a.claim.text)
+    if m is None or p < threshold or a.features[_NEGATION] <= 0 or not a.evidences:
+        return p
+    words = set(content_lemmas(a.claim.text[m.end():], numbers=False))
+    known = set(content_lemmas(a.evidences[0].text, numbers=False))
+    if words and len(words & known) / len(words) >= NEGATION_RULE_RECALL:
+        return p * threshold * 0.99
+    return p
 
 
 def _rule_reason(a: ClaimAnalysis) -> tuple[str, str] | None:
@@ -637,6 +657,8 @@ class Verifier:
             ps = [_with_rules(a, p[i], threshold) for i, a in enumerate(per)]
             if name == "nli":
                 ps = [_negation_rule(a, _entity_rule(a, q, threshold), threshold) for a, q in zip(per, ps)]
+            # a yes/no reply ("Нет, скидки суммируются"): its polarity is the answer, so a lost negation is too
+            ps = [_reply_negation_rule(a, q, threshold) for a, q in zip(per, ps)]
             rules = [_rule_reason(a) for a in per]
             ps = [_apply_rule(q, r, threshold) for q, r in zip(ps, rules)]
             out.append([_verdict(a, q, threshold, r) for a, q, r in zip(per, ps, rules)])
