@@ -126,10 +126,10 @@ def prose(corpora):
 
 
 @pytest.mark.parametrize("name, question, reference_start", [
-    ("hr_ru", "В какой срок подаётся заявление на отпуск руководителю?", "Заявление на отпуск подаётся"),
+    ("hr_ru", "В какой срок руководителю подаётся заявление на отпуск?", "Заявление на отпуск подаётся"),
     ("hr_ru", "В какой срок выплачиваются отпускные?", "Отпускные выплачиваются не позднее"),
-    ("hr_ru", "Какой продолжительности предоставляется дополнительный отпуск работникам с ненормированным "
-              "рабочим днём?", "Работникам с ненормированным"),
+    ("hr_ru", "Какова продолжительность дополнительного отпуска работникам с ненормированным рабочим днём?",
+     "Работникам с ненормированным"),
     ("hr_ru", "В каких пределах возмещаются расходы на проживание?", "Расходы на проживание возмещаются"),
     ("bank_ru", "По какой ставке начисляются проценты при досрочном расторжении вклада?", "При досрочном"),
     ("bank_ru", "В какой срок исполняется перевод по реквизитам?", "Перевод по реквизитам исполняется"),
@@ -140,14 +140,14 @@ def prose(corpora):
     ("hr_en", "How soon must expense reports be submitted?", "Expense reports must be submitted within 10"),
     ("hr_en", "How far in advance must leave requests be submitted?", "Leave requests must be submitted"),
     ("sla_en", "How often are backups taken?", "Backups are taken every 24 hours."),
-    ("sla_en", "At what rate are service credits capped?", "Service credits are capped at 50%"),
+    ("sla_en", "What is the cap on service credits?", "Service credits are capped at 50%"),
     ("hr_ru", "С какой надбавкой оплачивается ночная работа?", "Ночная работа оплачивается с надбавкой 20%"),
     ("sla_ru", "Какая компенсация начисляется клиенту за каждый час простоя сверх нормы?", "За каждый час простоя"),
     ("sla_ru", "Через какое время выполняется откат изменения?", "Откат изменения выполняется не позднее чем через"),
     ("hr_en", "By what date is the annual bonus paid?", "The annual bonus is paid by 31 March"),
-    ("hr_en", "Up to how many months may employees returning from parental leave work part-time?", "Employees"),
+    ("hr_en", "How many months at most may employees returning from parental leave work part-time?", "Employees"),
     ("sla_en", "When is phone support available?", "Phone support is available from 9:00 to 18:00"),
-    ("sla_en", "Up to how many user accounts does the Standard plan include?", "The Standard plan includes up to 10"),
+    ("sla_en", "How many user accounts at most does the Standard plan include?", "The Standard plan includes up to 10"),
 ])
 def test_prose_questions_read_naturally(prose, name, question, reference_start) -> None:
     found = {q.question: q.reference for q in prose[name]}

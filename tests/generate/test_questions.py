@@ -168,8 +168,11 @@ def test_badly_formulated_variants_keep_the_answer(generated) -> None:
         base = by_id[case.extra["variant_of"]]
         assert case.reference == base.reference and case.relevant_ids == base.relevant_ids
         if case.extra["badly_formed"] == "keyboard_layout":
-            swapped = [w for w in case.question.split() if w not in base.question.split()]
-            assert swapped and wrong_layout(swapped[0].rstrip("?"), to="ru") in base.question.lower()
+            typed, asked = case.question.split(" "), base.question.split(" ")
+            assert len(typed) == len(asked) and typed[0] == wrong_layout(asked[0])  # from the start of the message
+            switched = [t != a for t, a in zip(typed, asked)]
+            last = max(i for i, s in enumerate(switched) if s)
+            assert all(t == wrong_layout(a) for t, a in zip(typed[:last + 1], asked))  # a prefix, never one word
 
 
 def test_noise_is_seeded() -> None:

@@ -60,7 +60,7 @@ def test_a_question_from_one_of_two_cards_names_its_card(runs) -> None:
     """Only the Gold card's section states cashback; a reader of both cards' tariffs still needs to know which."""
     asked = _asked(runs, "bank_en")
     assert "At what rate is cashback paid for the Gold card?" in asked
-    assert "What fee are cash withdrawals at other banks' ATMs charged for the Classic card?" in asked
+    assert "What is the fee for cash withdrawals at other banks' ATMs for the Classic card?" in asked
     assert "В каком размере начисляется кешбэк по карте Gold?" in _asked(runs, "tariffs_ru")
 
 
@@ -91,9 +91,9 @@ def test_a_topic_section_is_named_and_a_named_thing_is_attached() -> None:
 @pytest.mark.parametrize("question, reference", [
     ("What is the maximum weight of pallets?", "Pallets must not exceed 1,000 kg."),
     ("What is the maximum declared value?", "The declared value may not exceed $5,000."),
-    ("To what amount is the liability limited?",
+    ("What is the liability limit per parcel?",
      "Our liability is limited to $100 per parcel unless extra cover is purchased."),
-    ("What surcharge are parcels over 20 kg charged?", "Parcels over 20 kg are charged a surcharge of $15."),
+    ("What is the surcharge for parcels over 20 kg?", "Parcels over 20 kg are charged a surcharge of $15."),
     ("How many days does standard delivery take?", "Standard delivery takes 3 to 5 working days."),
 ])
 def test_english_ceilings_surcharges_and_ranges_are_asked(runs, question, reference) -> None:

@@ -45,7 +45,7 @@ def test_every_section_with_a_number_gets_a_question(runs, name) -> None:
 
 
 @pytest.mark.parametrize("question, reference", [
-    ("На сколько платежей выплачивается материальная помощь единовременно или в рассрочку?",
+    ("На сколько платежей выплачивается материальная помощь в рассрочку?",
      "Материальная помощь выплачивается единовременно или в рассрочку на 3 платежа."),
     ("Какой понижающий коэффициент применяется студентам со стажем работы менее 1 года?",
      "Студентам со стажем работы менее 1 года применяется понижающий коэффициент 0,8."),
@@ -55,7 +55,7 @@ def test_every_section_with_a_number_gets_a_question(runs, name) -> None:
      "При отчислении возвращается часть оплаты за вычетом расходов университета в размере 15%."),
     ("В течение какого срока с даты приказа студент может обжаловать решение комиссии?",
      "В течение 10 календарных дней с даты приказа студент может обжаловать решение комиссии."),
-    ("С какого курса предоставляется место в общежитии студентам?",
+    ("С какого курса студентам предоставляется место в общежитии?",
      "Место в общежитии предоставляется студентам с 2 курса."),
     # the noun group stays in its order (it was "семьям многодетным")
     ("Какая скидка предоставляется многодетным семьям?", "Многодетным семьям предоставляется скидка 20% на проживание."),
@@ -82,13 +82,13 @@ def test_russian_sentence_forms_are_asked_naturally(runs, question, reference) -
     ("From what age do members pay a reduced fee of $20 per month?",
      "Members aged 65 or over pay a reduced fee of $20 per month."),
     ("Up to what age are juniors eligible?", "Juniors are eligible up to the age of 17."),
-    ("For what additional fee is personal training available?",
+    ("What is the additional fee for personal training?",
      "Personal training is available for an additional fee of 15%."),
     ("From what time is early access available?", "Early access is available from 5:00 for Premium members."),
     ("When is the pool open?", "The pool is open from 6:00 to 22:00."),
     ("What is a guest visit?", "any single visit by a person who is not a member"),
     # a table column in a question a person would ask, with its article
-    ("What is the number of visits for the monthly pass?", "12"),
+    ("How many visits does the monthly pass include?", "12"),
     ("How much does the monthly pass cost?", "$60"),
 ])
 def test_english_sentence_forms_are_asked_naturally(runs, question, reference) -> None:
@@ -105,7 +105,7 @@ def test_english_baggage_rules(runs) -> None:
         "Oversized items are accepted when the total length is more than 158 cm.")
     assert not any(q.startswith("At what hours") for q in asked)  # "When are bags delivered?"
     # a number in the subject ("Pets up to 8 kg", "Bags over 32 kg") no longer hides the one the sentence states
-    assert asked.get("For what fee are pets up to 8 kg carried in the cabin?") == (
+    assert asked.get("What is the fee for pets up to 8 kg carried in the cabin?") == (
         "Pets up to 8 kg are carried in the cabin for a fee of $40.")
     assert asked.get("At what rate are bags over 32 kg charged?") == "Bags over 32 kg are charged at 50% of the fare."
 
@@ -117,8 +117,8 @@ def test_table_units_are_inflected_and_rows_without_a_header_are_asked(runs) -> 
     assert asked.get("Сколько стоит пакет «Базовый»?") == "250 руб. в месяц"  # a table with no header row
     assert asked.get("До какого числа вносится оплата?") == "Оплата вносится до 15 числа следующего месяца."
     assert asked.get("В каком случае начисление производится по нормативу?", "").startswith("Если абонент")
-    # "за каждые последующие сутки" leans on the sentence before: the question names its section
-    assert "Какая пеня начисляется за каждые последующие сутки просрочки (раздел «Оплата»)?" in asked
+    # "за каждые последующие сутки" leans on the sentence before: asked of each day, with no section tag
+    assert "Какая пеня начисляется за каждые сутки просрочки?" in asked
 
 
 def test_sensitive_question_names_the_person_the_policy_protects(runs) -> None:
@@ -154,7 +154,7 @@ def test_summary_counts_sections_and_copies_and_says_why_it_is_short(runs, name)
     assert sum(summary["by_section"].values()) == len(cases)
     assert all(" / " in k or k == "-" for k in summary["by_section"])
     copies = [c for c in cases if "variant_of" in c.extra]
-    assert summary["copies"] == len(copies) <= 0.25 * 30, summary["copy_cap"]
+    assert summary["copies"] == len(copies) <= 0.25 * len(cases), summary["copy_cap"]
     if summary["short_of_target"]:
         assert "no more distinct facts" not in summary["short_reason"]
         assert "distinct questions" in summary["short_reason"] and f"{len(copies)} typo/synonym copies" in \
@@ -168,9 +168,9 @@ def test_copies_are_capped_on_a_tiny_corpus(tmp_path) -> None:
     documents, _ = load_folder(tmp_path)
     cases, summary = generate_questions(chunk(documents), n=20, seed=0, documents=documents)
     copies = [c for c in cases if "variant_of" in c.extra]
-    assert len(copies) == summary["copies"] <= 5
+    assert len(copies) == summary["copies"] <= 0.25 * len(cases)  # of the set as made, not of --n
     assert summary["short_of_target"] == 20 - len(cases) > 0
-    assert "5 of 20" in summary["copy_cap"] and "distinct questions" in summary["short_reason"]
+    assert f"{len(copies)} of {len(cases)}" in summary["copy_cap"] and "distinct questions" in summary["short_reason"]
 
 
 def test_synonyms_never_change_what_is_asked() -> None:

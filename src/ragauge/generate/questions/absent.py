@@ -35,7 +35,7 @@ from typing import Any, Callable, Sequence
 from ragauge.generate.chunking import Chunk
 from ragauge.generate.questions import absent_stated, morph
 from ragauge.generate.questions.absent_terms import ANSWERABLE, answered, undefined_terms
-from ragauge.generate.questions.prose import ProseQuestion
+from ragauge.generate.questions.prose import LENGTH_FRAME, ProseQuestion, length_question
 from ragauge.generate.questions.special import lemmas
 
 NOT_FOUND = {"ru": "В документах нет ответа на этот вопрос.", "en": "The documents do not answer this question."}
@@ -87,8 +87,12 @@ def absent_candidates(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], d
     asked = {q.question.casefold() for q in items}
     seen: set[str] = set()
     frames = [q for q in items if q.frame]
+    texts = [c.text for c in chunks]
     bags = [(c, set(lemmas(c.text))) for c in chunks] if frames and judge is not None else []
     for a in frames:
+        if absent_stated.anchored(a.reference, a.lang, a.frame):
+            dropped["unanswerable_frame_anchored_to_own_event"] += 1
+            continue
         for b in list(items) + list(others):
             if len(out) >= limit:
                 return out
@@ -98,15 +102,18 @@ def absent_candidates(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], d
             if set(lemmas(subject)) == set(lemmas(_subject_text(a))) or "{" in subject:
                 continue
             question = a.frame.replace("{subj}", subject)
+            if a.frame.startswith(LENGTH_FRAME):  # asked as a person asks: «Какова продолжительность X?»
+                question = length_question(subject, []) or question
             question = question[:1].upper() + question[1:]
             key = question.casefold()
-            if key in seen or key in asked:
-                continue
-            seen.add(key)
+            meaning = f"{a.kind}|{subject.casefold()}|{'|'.join(sorted(absent_stated.verb_alternatives(_frame_verb(a), a.lang)))}"
+            if key in seen or key in asked or meaning in seen:
+                continue  # "How soon are X completed?" and "… answered?" ask one thing (one event's verbs)
+            seen.update((key, meaning))
             if stated_by_lemmas(subject, a.kind, items, _frame_verb(a) if a.lang == "en" else ""):
                 dropped["unanswerable_stated_in_corpus_by_lemmas"] += 1
                 continue
-            why = _stated_otherwise(a, subject, items)
+            why = _stated_otherwise(a, subject, items, texts)
             if why:
                 dropped[why] += 1
                 continue
@@ -127,14 +134,18 @@ def absent_candidates(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], d
     return out
 
 
-def _stated_otherwise(a: ProseQuestion, subject: str, items: Sequence[ProseQuestion]) -> str:
+def _stated_otherwise(a: ProseQuestion, subject: str, items: Sequence[ProseQuestion],
+                      texts: Sequence[str] = ()) -> str:
     """The drop reason when the corpus answers "``a``'s frame about ``subject``" in a way the lemma check misses,
-    or the frame's attribute does not suit ``subject`` (:mod:`.absent_stated`); "" when none applies."""
+    or the frame's attribute does not suit ``subject`` (:mod:`.absent_stated`); "" when none applies. ``texts``:
+    the chunks' texts, searched for a rule about the attribute itself («Размер премии утверждает …»)."""
     verb = _frame_verb(a)
     if absent_stated.answers_itself(subject, a.kind, a.lang):
         return "unanswerable_answered_by_own_modifier"
     if absent_stated.covered(subject, verb, a.kind, items, a.lang):
         return "unanswerable_stated_for_general_subject"
+    if absent_stated.attribute_rule(subject, a.kind, texts, items, a.lang):
+        return "unanswerable_attribute_rule_for_general_subject"
     if absent_stated.near_synonym(_subject_text(a), subject, a.lang):
         return "unanswerable_near_synonym_subject"
     if not absent_stated.attribute_fits(a.kind, verb, subject, items, a.lang):

@@ -8,12 +8,21 @@ A frame question moved to another subject (:mod:`.absent`) is dropped when (revi
   noun and no modifier the candidate lacks ("The line manager approves leave requests within 3 working days"
   answers "How soon must parental leave requests be approved?"), with the frame's verb or a verb of the same
   event ("held" / "performed");
+* **a rule about the attribute itself covers it** (:func:`attribute_rule`, seventh round): a sentence names the
+  attribute noun of the frame's kind (размер / сумма for an amount, срок for a deadline, "amount" / "deadline" …)
+  beside the subject's head noun and none of the modifiers other subjects of that head have: «Размер премии
+  утверждает генеральный директор» answers «В каком размере выплачивается годовая премия?» (the answer is "the
+  director decides"), though it states no figure;
 * **its own modifier answers it** (:func:`answers_itself`): "How often are quarterly service reviews held?";
 * **the two subjects may name one thing** (:func:`near_synonym`): they differ only in the head noun and keep
   the same modifiers («плановые изменения» / «плановые работы»);
 * **the attribute does not suit it** (:func:`attribute_fits`): no subject of the same kind (the same head
   noun) has the frame's kind of value with the frame's verb ("By what date is sick pay paid?" from "The annual
   bonus is paid by 31 March").
+
+A frame whose value is counted from an event of its own subject (:func:`anchored`) is not moved at all.
+Verbs that report the handling of a request ("answered", "completed", "processed", "resolved") are one event:
+a user asking how soon a request is completed is told how soon it is answered.
 
 Dropping a candidate costs one unanswerable question; asking an answered one scores a correct RAG as wrong.
 """
@@ -33,7 +42,9 @@ FAMILIES = ({"deadline", "duration", "frequency", "time", "date"}, {"amount", "p
 #: Verbs that report one event in policy prose (word forms as written; compared by lemma).
 VERB_GROUPS = {
     "en": (("held", "hold", "performed", "perform", "conducted", "conduct", "run", "carried", "done"),
-           ("completed", "complete", "processed", "process", "handled", "handle", "fulfilled", "executed"),
+           ("completed", "complete", "processed", "process", "handled", "handle", "fulfilled", "executed",
+            "answered", "answer", "responded", "respond", "resolved", "resolve", "reviewed", "review",
+            "considered", "consider"),
            ("paid", "pay", "disbursed", "transferred"),
            ("issued", "issue", "provided", "provide", "granted", "grant", "given", "give"),
            ("approved", "approve", "agreed", "confirmed", "accepted")),
@@ -41,7 +52,7 @@ VERB_GROUPS = {
            ("выплачивается", "перечисляется", "начисляется"),
            ("выдаётся", "предоставляется", "оформляется"),
            ("согласуется", "утверждается", "одобряется"),
-           ("рассматривается", "обрабатывается")),
+           ("рассматривается", "обрабатывается", "исполняется", "выполняется")),
 }
 
 #: Modifiers that state how often their noun happens: they answer "how often" themselves.
@@ -131,6 +142,77 @@ def covered(subject: str, verb: str, kind: str, items: Sequence[ProseQuestion], 
     return False
 
 
+#: The nouns that name each kind of value in a sentence that states a rule about it, not a figure.
+ATTRIBUTE_NOUNS = {
+    "ru": {"amount": ("размер", "сумма", "стоимость"), "percent": ("размер", "процент", "ставка"),
+           "limit": ("размер", "лимит", "предел", "сумма"), "deadline": ("срок", "сроки"),
+           "duration": ("срок", "продолжительность", "длительность"), "frequency": ("периодичность", "частота"),
+           "time": ("время", "график", "часы"), "date": ("дата", "срок"), "count": ("количество", "число")},
+    "en": {"amount": ("amount", "size", "sum"), "percent": ("rate", "percentage", "amount"),
+           "limit": ("limit", "amount", "maximum", "cap"), "deadline": ("deadline", "timing", "timeline"),
+           "duration": ("duration", "length", "term", "period"), "frequency": ("frequency", "schedule"),
+           "time": ("hours", "schedule", "time"), "date": ("date", "deadline"), "count": ("number",)},
+}
+
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def attribute_rule(subject: str, kind: str, texts: Sequence[str], items: Sequence[ProseQuestion],
+                   lang: str) -> str | None:
+    """The sentence of ``texts`` that states a rule about the asked attribute of ``subject``'s general head
+    noun: it names an attribute noun of ``kind`` and the head, and no modifier that another subject with the same
+    head has and ``subject`` lacks («Размер квартальной премии …» is about another premium); None when none."""
+    hm = head_and_modifiers(subject, lang)
+    nouns = {s for w in ATTRIBUTE_NOUNS[lang].get(kind, ()) for s in lemmas(w)}
+    if hm is None or not nouns:
+        return None
+    head, mods = hm
+    foreign: set[str] = set()
+    for q in items:
+        other = head_and_modifiers(q.subject, lang) if q.subject and q.lang == lang else None
+        if other is not None and other[0] == head:
+            foreign |= other[1] - mods
+    for text in texts:
+        for sentence in _SENTENCES.split(text):
+            bag = set(lemmas(sentence))
+            if head in bag and nouns & bag and not foreign & bag:
+                return sentence.strip()
+    return None
+
+
+_EN_ANCHOR = re.compile(r"\d[\d,.]*\s*(?:(?:business|working|calendar|full)\s+)?(?:minutes?|hours?|days?|weeks?|"
+                        r"months?|years?)\s+(?:of|after|before|from|following|prior\s+to)\s+(?!each\b|every\b)"
+                        r"(?:the\s+|a\s+|an\s+|its\s+|their\s+|your\s+)?[a-z]", re.IGNORECASE)
+_EN_BEFORE = re.compile(r"\b(?:before|after|prior\s+to)\s+(?:the\s+)?(?:start|end|beginning|date)\s+of\b", re.IGNORECASE)
+_RU_ANCHOR = re.compile(r"\b(?:после|до|с\s+даты|с\s+момента|со\s+дня|от\s+даты|с\s+начала|по\s+окончании)\s+"
+                        r"([а-яё]+)", re.IGNORECASE)
+
+
+_RELATIVE_FRAME = re.compile(r"\b(?:in advance|before|prior to|ahead)\b|(?<![\w-])(?:до|заранее|за сколько)(?![\w-])",
+                             re.IGNORECASE)
+
+
+def anchored(reference: str, lang: str, frame: str = "") -> bool:
+    """The value of ``reference`` is counted from an event of its own subject ("filed within 30 days of the
+    incident", «не позднее 10 дней после подписания акта», «за 3 дня до начала отпуска»): the frame does not
+    move to another subject, which has no such event ("How soon must data export requests be filed?"). A
+    ``frame`` that keeps the relation itself ("How far in advance must {subj} be submitted?", «За сколько дней
+    до … »: every request of that kind has a start it is submitted before) is not anchored."""
+    if frame and _RELATIVE_FRAME.search(frame):
+        return False
+    if lang != "ru":
+        return bool(_EN_ANCHOR.search(reference) or _EN_BEFORE.search(reference))
+    analyzer = morph._analyzer()
+    for m in _RU_ANCHOR.finditer(reference):
+        word = m.group(1).lower()
+        if analyzer is None:
+            return True
+        p = analyzer.parse(word)[0]
+        if p.tag.POS == "NOUN" and not re.search(r"(?:час|сут|дн|недел|месяц|год|лет|минут)", word[:6]):
+            return True
+    return False
+
+
 def answers_itself(subject: str, kind: str, lang: str) -> bool:
     """A "how often" question about a subject whose modifier says how often ("quarterly service reviews")."""
     return kind == "frequency" and bool(set(lemmas(subject)) & {s for w in PERIODIC[lang] for s in lemmas(w)})
@@ -159,5 +241,5 @@ def attribute_fits(kind: str, verb: str, subject: str, items: Sequence[ProseQues
     return False
 
 
-__all__ = ["FAMILIES", "PERIODIC", "VERB_GROUPS", "answers_itself", "attribute_fits", "covered", "family",
+__all__ = ["ATTRIBUTE_NOUNS", "FAMILIES", "anchored", "attribute_rule", "PERIODIC", "VERB_GROUPS", "answers_itself", "attribute_fits", "covered", "family",
            "head_and_modifiers", "near_synonym", "verb_alternatives"]

@@ -29,7 +29,7 @@ from ragauge.errors import ConfigError, InputError
 from ragauge.generate.case import GoldenCase
 from ragauge.generate.chunking import Chunk
 from ragauge.generate.documents import Document
-from ragauge.generate.questions import build, coverage, morph, paraphrase, qualifier, typos, verify
+from ragauge.generate.questions import absent_sibling, build, coverage, morph, paraphrase, qualifier, typos, verify
 from ragauge.generate.questions.balance import cover_first, interleave_by_document, select
 from ragauge.generate.questions.candidate import Candidate
 from ragauge.generate.questions.dedup import NearDuplicateFilter
@@ -203,6 +203,26 @@ def _variants(bases: list[Candidate], budget_typos: int, budget_para: int, rng: 
     return out
 
 
+def _kept_copies(variants: list[tuple[Candidate, int]], cap: int) -> list[tuple[Candidate, int]]:
+    """At most ``cap`` copies, cut so that a set keeps its most useful ones: a price row's second wording («Какова
+    стоимость X?» beside «Сколько стоит X?») first (a different natural phrasing a user types, not noise), then
+    one copy of each kind in turn (a synonym copy, a typo, a missing punctuation, a wrong layout, a colloquial
+    one), so a cut set keeps every kind instead of the first kind made."""
+    if len(variants) <= cap:
+        return variants
+    groups: dict[str, list[tuple[Candidate, int]]] = {}
+    for v in variants:
+        key = "row" if v[0].template == ROW_PARAPHRASE else str(v[0].extra.get("badly_formed", "synonym"))
+        groups.setdefault(key, []).append(v)
+    kept = groups.pop("row", [])[:cap]
+    queues = list(groups.values())
+    while len(kept) < cap and any(queues):
+        for q in queues:
+            if q and len(kept) < cap:
+                kept.append(q.pop(0))
+    return kept
+
+
 def _balanced(cands: list[Candidate], n: int, rng: random.Random, dedup: NearDuplicateFilter, dropped: Counter,
               usable: list[Chunk], own: dict[str, str], old_docs: set[str],
               rows: dict[tuple[str, tuple[str, ...]], Candidate] | None = None) -> tuple:
@@ -234,6 +254,9 @@ def _balanced(cands: list[Candidate], n: int, rng: random.Random, dedup: NearDup
     copy_cap = int(MAX_COPY_SHARE * n)
     if short > 0 and len(variants) < copy_cap:  # few facts (a short document): a few more noisy variants, capped
         variants += _variants(bases, min(short, copy_cap - len(variants)), 0, rng, dedup, taken)
+    # the share is of the set as made, not of --n: copies <= share * (bases + copies)
+    copy_cap = min(copy_cap, int(MAX_COPY_SHARE * len(bases) / (1 - MAX_COPY_SHARE) + 1e-9))
+    variants = _kept_copies(variants, copy_cap)
     return bases, variants, copy_cap, bearing, rest, more
 
 
@@ -337,6 +360,11 @@ def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, 
     made = len(cands)
     cands = _of_siblings(cands, usable)
     cands, failed = _checked(cands, dropped, judge_factory)
+    siblings = absent_sibling.sibling_questions(cands, usable, dropped, judge_factory,
+                                                limit=max(2, round(FILL_CAP_FACTOR * CAPS["unanswerable"] * n),
+                                                          2 * wanted.get("unanswerable", 0)))
+    tried["sibling_questions"] = len(siblings)
+    cands += siblings
     cands = _merge_same_question(cands, dropped)
     # a price row is asked once: its second wording («Какова стоимость X?») is only a paraphrase variant of it
     rows = {_row_key(c): c for c in cands if c.template == ROW_PARAPHRASE}
@@ -368,8 +396,8 @@ def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, 
         if summary["short_of_target"]:
             summary["short_reason"] = "the mix could not be met: " + "; ".join(summary["mix"]["short"])
     else:
-        summary["copy_cap"] = (f"at most {int(MAX_COPY_SHARE * 100)}% of the set ({copy_cap} of {n}) are "
-                               "typo/synonym copies")
+        summary["copy_cap"] = (f"at most {int(MAX_COPY_SHARE * 100)}% of the set are typo/synonym copies "
+                               f"({summary['copies']} of {len(cases)}; at most {copy_cap})")
         if summary["short_of_target"]:
             summary["short_reason"] = short_reason(summary, len(cands), len(rest) - len(more), dropped)
     made_ids = {ch.id for c in cands for ch in c.chunks}

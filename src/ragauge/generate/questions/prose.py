@@ -2,7 +2,8 @@
 
 A sentence ``SUBJECT VERB [MIDDLE] OPERATOR QUANTITY [CONDITION]`` ("Заявление на отпуск подаётся
 руководителю не позднее чем за 14 календарных дней до его начала") gives the question
-``Q VERB SUBJECT MIDDLE?`` ("В какой срок подаётся заявление на отпуск руководителю?"), where Q comes
+``Q VERB SUBJECT MIDDLE?`` ("В какой срок руководителю подаётся заявление на отпуск?": a bare dative left at
+the end goes before the verb), where Q comes
 from the operator and the quantity's kind (:data:`RU_OPERATORS`, :func:`_ru_question_word`): a deadline,
 a duration, an amount, a percentage, a limit, a frequency, a time of day. The sentence with the verb
 before its subject ("Пенсионерам предоставляется скидка 10% на все приёмы врачей") gives
@@ -36,7 +37,7 @@ from ragauge.generate.chunking import Chunk
 from ragauge.generate.questions import morph
 from ragauge.generate.questions.facts import NUMBER, sentence_language, sentences
 from ragauge.generate.questions.prose_caps_ru import ru_cap_question
-from ragauge.generate.questions.prose_context import ANAPHORA, in_context, qualify
+from ragauge.generate.questions.prose_context import ANAPHORA, qualify
 from ragauge.generate.questions.prose_en import en_question
 from ragauge.generate.questions.prose_wh import ru_condition_question, ru_wh_question
 
@@ -60,6 +61,8 @@ RU_OPERATORS = [
 _RU_TIME = re.compile(r"^(?:рабоч|календарн)?\w*\s?(?:дн|день|дня|час|минут|недел|месяц|лет|год|сут)", re.I)
 _RU_TIME_UNIT = re.compile(r"^(?:дн|день|дня|час|минут|недел|месяц|лет|год|сут)", re.I)
 _RU_MONEY = re.compile(r"^(?:руб|₽|коп|тыс|млн|\$|€)", re.I)
+#: Verbs of permission: «в течение N дней» after them is a window («Пополнение допускается в течение 90 дней»).
+_PERMITTED = {"допускаться", "разрешаться", "допускать", "разрешать"}
 _LASTING = {"храниться", "действовать", "длиться", "сохраняться", "действительный", "продолжаться", "оставаться",
             "продлеваться"}
 #: Verbs that give either a state for a time («бесплатное хранение предоставляется в течение 5 дней»: how long)
@@ -251,6 +254,8 @@ def _ru_question_word(op: str, qkind: str, lemma: str, after: str = "", *,
                  "limit": "В какой срок"}
         if op in ("within", "limit") and lasting:  # "хранится не более 30 дней": how long, not by when
             return "Как долго", "duration"
+        if op == "within" and lemma in _PERMITTED:  # «пополнение допускается в течение 90 дней»: a window in
+            return "В течение какого срока", "deadline"  # which it is allowed, not a deadline («В какой срок …»)
         if op in table:
             return table[op], "deadline" if op in ("deadline", "within", "upto") else "duration"
         if not op and lemma == "занимать":  # "занимает 3 дня": "Сколько времени занимает …?"
@@ -333,6 +338,84 @@ def _recipient_first(prefix: list[str]) -> list[str]:
     return prefix[start:] + [morph.lower_first(prefix[0])] + prefix[1:start]
 
 
+#: The start of a length frame («Какой продолжительности предоставляется {subj}?»): its questions are asked
+#: «Какова продолжительность X?» (:func:`length_question`).
+LENGTH_FRAME = "Какой продолжительности "
+
+
+def length_question(subject: str, rest: list[str]) -> str | None:
+    """«Обеденный перерыв предоставляется продолжительностью 1 час» asks «Какова продолжительность обеденного
+    перерыва?», as a person asks, not the bookish «Какой продолжительности предоставляется обеденный перерыв?»;
+    ``rest`` (to whom: «работникам с ненормированным рабочим днём») follows. None when the subject does not
+    inflect."""
+    gen = morph.inflect(morph.lower_first(subject), "gent")
+    if not gen:
+        return None
+    return " ".join(["Какова продолжительность", gen] + ([_lower(rest)] if rest else [])) + "?"
+
+
+def _agent_after(subject: str, verb: str, middle: list[str]) -> str | None:
+    """The agent of a sentence in object-verb-subject order: «Бронирование гостиницы выполняет административный
+    отдел за 5 дней до поездки». A verbal noun («бронирование», «оформление», «согласование») does not act, so
+    when it stands before an active transitive verb and the words after the verb are a noun group that can be
+    its nominative subject, those words are the agent: «В какой срок административный отдел выполняет
+    бронирование гостиницы?». None for any other sentence."""
+    head = subject.split()[0].lower() if subject.split() else ""
+    if not re.fullmatch(r"[а-яё]+(?:ание|ение|ёние|тие)", head) or verb.lower().endswith(("ся", "сь")) \
+            or not middle or len(middle) > 4:
+        return None
+    p = _parse(verb)
+    if p is None or "tran" not in p.tag:
+        return None
+    agent = " ".join(middle)
+    if any(w.lower() in _RU_PREP for w in middle):
+        return None
+    form = _subject_form(agent)
+    if form is None or not _agrees(verb, form):
+        return None
+    return morph.lower_first(agent)
+
+
+def _recipient_before_verb(question: str) -> str:
+    """«В какой срок направляется уведомление о плановых работах клиенту?» -> «В какой срок клиенту направляется
+    уведомление о плановых работах?»: a bare dative noun group (to whom, no preposition before it) that the
+    sentence's word order left at the end, after the subject, goes before the verb, as a person asks. A dative
+    right after its verb («Какая скидка предоставляется пенсионерам?»), one after a preposition and one with
+    words after it (they may be its modifiers: «работникам с ненормированным рабочим днём») stay where they are."""
+    words = question.rstrip("?").split(" ")
+    verb_at = next((i for i, w in enumerate(words) if _is_verb(w)), None)
+    if verb_at is None:
+        return question
+    analyzer = morph._analyzer()
+    for i in range(verb_at + 2, len(words)):
+        w = words[i].lower()
+        if not re.fullmatch(r"[а-яё]+", w):
+            continue
+        parses = [a for a in analyzer.parse(w) if a.score >= 0.05]
+        if not parses or not all(a.tag.POS == "NOUN" and a.tag.case == "datv" for a in parses):
+            continue
+        start = i
+        if i != len(words) - 1:
+            return question  # words after it may be its own modifiers («работникам с ненормированным днём»)
+        while start - 1 > verb_at and re.fullmatch(r"[а-яё]+", words[start - 1].lower()) and any(
+                a.tag.POS in ("ADJF", "PRTF") and a.tag.case == "datv" for a in analyzer.parse(words[start - 1].lower())):
+            start -= 1
+        before = words[start - 1].lower()
+        bp = _parse(before) if re.fullmatch(r"[а-яё]+", before) else None
+        if start - 1 == verb_at or before in _RU_PREP or bp is not None and bp.tag.POS == "PREP":
+            return question  # right after the verb, or governed by a preposition («к базовому тарифу»)
+        group = words[start:i + 1]
+        rest = words[:start] + words[i + 1:]
+        return " ".join(rest[:verb_at] + group + rest[verb_at:]) + "?"
+    return question
+
+
+#: An anaphoric «последующие» / "subsequent" after «каждый» / "each": the question asks of each unit
+#: («за каждые сутки просрочки»), which the sentence answers, instead of naming a section in brackets.
+_EACH_NEXT = re.compile(r"\b(кажд(?:ый|ая|ое|ые|ую|ого|ой|ых)|each) (?:последующ\w+|subsequent|following) ",
+                        re.IGNORECASE)
+
+
 def _lower(words: list[str]) -> str:
     text = " ".join(words)
     return morph.lower_first(text) if text else ""
@@ -388,6 +471,8 @@ def _ru_question(sentence: str) -> tuple[str | None, str, str, str, str]:
             op, qkind, lemma, after.lstrip(), lasting=_is_lasting(lemma, cand, words[last_num + 2:]))
         if opening is None:
             return None, "prose_no_question_form", "", "", ""
+        if op == "length" and (length := length_question(cand, prefix)) is not None:
+            return length, opening[1], cand, "", ""
         return f"{opening[0]} {verb} {_lower(middle)} {_lower(prefix)}?", opening[1], cand, "", ""
     prefix, subject, form = split
     if any(w.lower() in _RU_PRONOUNS for w in prefix + middle) or len(subject.split()) > 10 or len(middle) > 5:
@@ -410,8 +495,19 @@ def _ru_question(sentence: str) -> tuple[str | None, str, str, str, str]:
     if opening is None:
         return None, "prose_no_question_form", "", "", ""
     q, kind = opening
+    if op == "length" and not middle and (length := length_question(subject, prefix)) is not None:
+        # the frame keeps the sentence's verb for the absence checks; .absent asks it as this question does
+        frame = f"{LENGTH_FRAME}{verb} {{subj}}?" if not prefix else ""
+        return length, kind, subject, frame, "plur" if form == "plur" else "sing"
     subj = morph.lower_first(subject)
-    reflexive = verb.lower().endswith(("ся", "сь")) or "intr" in _parse(verb).tag
+    # a verb without an object goes before its subject («Как долго действует гарантия?»), but an active verb
+    # with a complement of its own follows it, as a person asks («В какое время вторая линия поддержки
+    # отвечает на обращения …?», not «… отвечает вторая линия поддержки на обращения …?»)
+    reflexive = verb.lower().endswith(("ся", "сь")) or "intr" in _parse(verb).tag and not middle
+    agent = _agent_after(subject, verb, middle)
+    if agent is not None:  # «Бронирование гостиницы выполняет административный отдел»: the agent is after the verb
+        question = " ".join([q, agent, verb, subj] + ([_lower(prefix)] if prefix else [])) + "?"
+        return question, kind, subject, "", "plur" if form == "plur" else "sing"
     core = f"{verb} {subj}" if reflexive or q.startswith("Сколько") else f"{subj} {verb}"
     question = " ".join([q, core] + middle + ([_lower(prefix)] if prefix else [])) + "?"
     frame = f"{q} {verb} {{subj}}?" if core.startswith(verb) and not middle and not prefix \
@@ -451,7 +547,11 @@ def prose_questions(chunks: Iterable[Chunk], langs: dict[str, str], dropped: Cou
                 if wh is not None:
                     question, kind, subject, frame, form = wh, wh_kind, "", "", ""
             if question is not None and ANAPHORA.search(sent):
-                question = in_context(question, chunk, own)
+                question = _EACH_NEXT.sub(r"\1 ", question)
+                if ANAPHORA.search(question):  # it leans on the sentence before: a bracketed section is not
+                    question, kind = None, "prose_leans_on_sentence_before"  # what a person types
+            if question is not None and own == "ru":
+                question = _recipient_before_verb(question)
             if question is None:
                 dropped[kind] += 1
                 if why is not None:
@@ -462,4 +562,4 @@ def prose_questions(chunks: Iterable[Chunk], langs: dict[str, str], dropped: Cou
     return qualify(out)
 
 
-__all__ = ["ProseQuestion", "RU_OPERATORS", "prose_questions", "qualify"]
+__all__ = ["LENGTH_FRAME", "ProseQuestion", "RU_OPERATORS", "length_question", "prose_questions", "qualify"]

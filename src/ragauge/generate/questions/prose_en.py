@@ -2,7 +2,7 @@
 
 ``SUBJECT AUX|VERB-s … OPERATOR QUANTITY`` -> ``Q AUX SUBJECT MIDDLE?`` / ``Q does SUBJECT VERB MIDDLE?``, Q from
 the operator and the quantity: within + days -> "How soon", every -> "How often", for -> "How long", at least
-… before -> "How far in advance", up to -> "Up to what amount" / "Up to how many …", at + % -> "At what rate",
+… before -> "How far in advance", up to -> "How much at most" / "How many … at most", at + % -> "At what rate",
 by + a date -> "By what date", from + a clock time -> "At what hours". "Expense reports must be submitted within
 10 working days after the trip" -> "How soon must expense reports be submitted?".
 """
@@ -124,7 +124,7 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
         "date" if _EN_MONTH.match(after) else "count"
     ops = [("at least", "least"), ("up to", "upto"), ("until", "until"), ("within", "within"), ("every", "every"),
            ("for the first", "for"), ("for the next", "for"), ("for the initial", "for"), ("for", "for"),
-           ("at", "at"), ("capped at", "at"), ("of", "of"), ("by", "by"), ("from", "from")]
+           ("capped at", "cap"), ("at", "at"), ("of", "of"), ("by", "by"), ("from", "from")]
     op, op_len = "", 0
     for text, kind in ops:
         ws = text.split()
@@ -135,11 +135,15 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
     if q_at < first_num and aux_at is not None and not op:  # "are processed between 5 and 10 days": a deadline
         op = "within"
     of_noun = _of_noun(middle) if op == "of" and unit in ("money", "percent") else None
-    if of_noun is not None:  # "available for an additional premium of 20%" -> "For what additional premium is …"
+    if of_noun is not None:  # "available for an additional premium of 20%" -> "What is the additional premium for …"
         q_of, middle = of_noun
-        return (_core(q_of, words, at, aux_at, subject, middle), "amount" if unit == "money" else "percent",
-                " ".join(subject), "", "plur" if _en_plural(subject[-1]) else "sing")
-    if op and middle and middle[-1].lower() == "for":  # "may work part-time for | up to 6 months"
+        kind_of = "amount" if unit == "money" else "percent"
+        plural_of = "plur" if _en_plural(subject[-1]) else "sing"
+        if aux_at is not None:
+            return _fee_question(q_of, subject, middle), kind_of, " ".join(subject), "", plural_of
+        return _core(q_of, words, at, aux_at, subject, middle), kind_of, " ".join(subject), "", plural_of
+    for_cut = bool(op and middle and middle[-1].lower() == "for")
+    if for_cut:  # "may work part-time for | up to 6 months"
         middle = middle[:-1]
     if aux_at is not None and words[at].lower() in ("is", "are") and not middle and not op:
         return None, "prose_left_to_value_template", "", "", ""
@@ -160,15 +164,28 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
             q, kind = "How far in advance", "deadline"
         elif op == "upto" and (before := _before_what(words[last_num + 1:])):
             q, kind = f"How many {unit_word} before {before}", "deadline"  # a cut-off, not a limit
-        elif op == "upto":
-            q, kind = f"Up to how many {unit_word}", "limit"
+        elif op == "upto":  # "may be carried over up to 5 days" -> "How many days at most may … be carried over?"
+            q, kind = f"How many {unit_word}{_counted_tail(words[last_num + 2:])} at most", "limit"
+            if for_cut and _en_participle_like(middle):
+                middle = middle + ["for"]  # "granted for up to 5 years" -> "… are personal loans granted for?"
         elif not op and (before := _before_what(words[last_num + 1:])):
             q, kind = f"How many {unit_word} before {before}", "deadline"  # "starts 3 days before the test"
-        elif not op:
-            q, kind = f"How many {unit_word}", "duration"
+        elif not op:  # "entitled to 25 days of paid annual leave per year": what the days are of, and per what
+            q, kind = f"How many {unit_word}{_counted_tail(words[last_num + 2:])}", "duration"
         else:
             return None, "prose_no_question_form", "", "", ""
     elif unit in ("money", "percent"):
+        if op == "cap":  # "Service credits are capped at 50% of the monthly fee": a cap is not a rate
+            subj = _lower_subject(subject)
+            return f"What is the cap on {subj}?", "limit", subj, "", "plur" if _en_plural(subject[-1]) else "sing"
+        if op == "upto" and unit == "money" and aux_at is not None:
+            # "Hotel costs are reimbursed up to $180 per night" -> "How much at most are hotel costs reimbursed
+            # per night?", as "How many days at most …"; not "Up to what amount are hotel costs reimbursed?"
+            subj = _lower_subject(subject)
+            per = _counted_tail(words[last_num + 1:])
+            per = per if per.startswith((" per ", " a ")) else ""
+            return (" ".join(["How much at most", words[at].lower(), subj] + middle) + per + "?", "limit", subj,
+                    "", "plur" if _en_plural(subject[-1]) else "sing")
         if op == "upto":
             q, kind = "Up to what amount", "limit"
         elif op == "at" and unit == "percent":
@@ -189,7 +206,7 @@ def en_question(sentence: str) -> tuple[str | None, str, str, str, str]:
         q, kind = ("Up to what weight" if re.match(r"^(?:kg|lb|g\b|kilo|pound)", after.lower())
                    else "Up to what length"), "limit"
     elif unit == "count" and op == "upto" and (things := _en_counted(words[last_num + 1:])):
-        q, kind = f"Up to how many {things}", "limit"  # "includes up to 10 user accounts"
+        q, kind = f"How many {things} at most", "limit"  # "includes up to 10 user accounts"
     else:
         return None, "prose_no_question_form", "", "", ""
     subj = _lower_subject(subject)
@@ -264,6 +281,12 @@ def _cap_question(words: list[str], at: int, aux_at: int | None, subject: list[s
     if aux_at is not None and any(pre[-2:] == ws for ws in _LIMITED_TO) and len(pre) == 2:
         # a count of days keeps "How many days is remote work limited to?"; an amount or a weight is named
         named = _what_of(unit, after)
+        if unit == "$":  # "Our liability is limited to $100 per parcel" -> "What is the liability limit per parcel?"
+            bare = re.sub(r"^(?:the|a|an)\s+", "", subj)
+            per = _counted_tail(after) if after and after[0].lower() in ("per", "a") else ""
+            limit = f"the {bare} limit" if len(bare.split()) <= 2 and " of " not in f" {bare} " \
+                else f"the limit on {subj}"
+            return f"What is {limit}{per}?", "limit", " ".join(subject), "", plural
         opening = "To what percentage" if unit == "%" else None if named is None or named[0] == "duration" \
             else "To " + named[1][:1].lower() + named[1][1:]
         if opening is None:
@@ -292,6 +315,63 @@ def _core(q: str, words: list[str], at: int, aux_at: int | None, subject: list[s
     verb = words[at]
     base = verb[:-2] if verb.endswith(("ches", "shes", "sses", "xes")) else verb[:-1]
     return " ".join([q, "do" if _en_plural(subject[-1]) else "does", subj, base] + middle) + "?"
+
+
+def _counted_tail(rest: list[str]) -> str:
+    """What a count is of and per what, from the words after its unit: " of paid annual leave per year" from "of
+    paid annual leave per year.", " per week" from "per week." ("How many days per week is remote work limited
+    to?"); "" when neither follows. A question that drops them asks something else ("How many days are
+    employees entitled to?" has two answers when the documents also state sick days)."""
+    low = [w.lower() for w in rest]
+    out: list[str] = []
+    k = 0
+    if low[:1] == ["of"]:
+        taken = ["of"]
+        for w in rest[1:7]:
+            clean = w.rstrip(".,;:")
+            if not re.fullmatch(r"[a-z'-]+", clean.lower()) or clean.lower() in _TAIL_STOP:
+                break
+            taken.append(clean)
+            if clean != w:
+                break
+        if len(taken) > 1:
+            out, k = taken, len(taken)
+        if k and rest[k - 1][-1:] in ".,;:":
+            return " " + " ".join(out)
+    if k + 1 < len(rest) and low[k] in ("per", "a") and re.fullmatch(r"[a-z]+[.,;:]?", low[k + 1]) \
+            and low[k + 1].rstrip(".,;:") in _PER_UNITS:
+        out += [low[k], low[k + 1].rstrip(".,;:")]
+    return " " + " ".join(out) if out else ""
+
+
+_TAIL_STOP = {"per", "a", "an", "for", "in", "on", "at", "if", "when", "unless", "and", "or", "from", "to", "after",
+              "before", "with", "by", "each", "every", "until"}
+_PER_UNITS = {"day", "week", "month", "year", "quarter", "trip", "night", "visit", "parcel", "person", "employee",
+              "order", "shipment", "flight", "item", "user", "session", "hour", "booking", "claim", "incident",
+              "passenger", "member", "customer", "account", "card", "loan", "transaction", "request"}
+
+
+def _en_participle_like(middle: list[str]) -> bool:
+    """A passive participle alone ("granted", "held", "kept"): "… granted for" keeps its "for" in the question."""
+    return len(middle) == 1 and (middle[0].lower().endswith("ed") or middle[0].lower() in _IRREGULAR_PARTICIPLES)
+
+
+_IRREGULAR_PARTICIPLES = {"held", "kept", "given", "paid", "made", "sent", "taken", "done", "shown", "sold", "built",
+                          "lent", "spent", "set", "put", "run", "won", "hired", "leased", "let"}
+
+
+def _fee_question(q_of: str, subject: list[str], middle: list[str]) -> str:
+    """"What is the additional fee for sports equipment?" for "Sports equipment is carried for an additional fee
+    of 30%", "What is the surcharge for parcels over 20 kg?" for "Parcels over 20 kg are charged a surcharge of
+    $15", "What is the fee for pets up to 8 kg carried in the cabin?" for "Pets up to 8 kg are carried in the
+    cabin for a fee of $40": the fee of the thing, as a customer asks it. What the thing undergoes is kept only
+    when it says more than the verb of paying ("carried in the cabin", not "carried", "charged" or
+    "available")."""
+    noun = q_of.split(" what ", 1)[1] if " what " in q_of else q_of.split(" ", 1)[1]
+    subj = _lower_subject(subject)
+    rest = [w for w in middle if w.lower() not in _GIVEN]
+    keep = rest if len(rest) >= 2 else []
+    return " ".join(["What is the", noun, "for", subj] + keep) + "?"
 
 
 def _of_noun(middle: list[str]) -> tuple[str, list[str]] | None:

@@ -260,6 +260,15 @@ def ru_wh_question(sentence: str) -> tuple[str | None, str]:
             continue  # "при влажности не более 60 %": a condition on a noun, not what the sentence states
         phrase, n_unit = found
         start, end = i - op_len, i + 1 + n_unit
+        alt = [k for k in range(verb_at + 2, start) if words[k].lower() == "или"]
+        if alt and start - alt[-1] <= 4 and not any(x.endswith(",") for x in words[verb_at + 1:start]) \
+                and (adv := _parse(words[alt[-1] - 1].strip(","))) is not None and adv.tag.POS == "ADVB":
+            # «выплачивается единовременно или в рассрочку на 3 платежа»: two ways of doing it, and the number
+            # belongs to the last one only; «… единовременно или в рассрочку?» would ask it of both. Objects
+            # joined by «или» («уведомляет Заказчика или его технический надзор») are not ways and stay.
+            cut = alt[-1] + 1 - (verb_at + 1)
+            words = words[:verb_at + 1] + words[alt[-1] + 1:]
+            i, start, end = i - cut, start - cut, end - cut
         if phrase == "какого возраста" and before.lower().startswith("возраст"):
             start -= 1  # "достигшие возраста 6 лет" -> "достигшие какого возраста"
         if op in _AGE_OPS and start > 0 and words[start - 1].lower() == "не":

@@ -76,7 +76,10 @@ def with_entity(question: str, entity: str, lang: str) -> str:
     вклада «Надёжный»?»), else «по» + the entity in the dative."""
     body = question.rstrip("?").rstrip()
     if lang == "en":
-        return f"{body} {'of' if _WHAT_IS.match(question) else 'for'} {entity}?"
+        # "What is the annual fee of the Gold card?", but "What is the fee for cash withdrawals at other banks'
+        # ATMs for the Classic card?": after a phrase of its own, "of" would attach to its last noun
+        of = _WHAT_IS.match(question) and not re.search(r"\s(?:for|at|on|in|with|from|to|over|under)\s", body)
+        return f"{body} {'of' if of else 'for'} {entity}?"
     head, _, rest = entity.partition(" ")
     if rest and morph.available() and _named(["", *rest.split()]):
         analyzer = morph._analyzer()

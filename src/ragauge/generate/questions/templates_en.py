@@ -70,7 +70,10 @@ def table_value(fact: Fact) -> list[tuple[str, str, str, tuple[str, ...]]]:
     name, _, unit = fact.value_header.partition(",")
     ref = " ".join(p for p in (fact.value, unit.strip()) if p)
     name = _lower_first(name.strip())
-    if name.endswith("s") and not name.endswith("ss"):  # "Guests" -> "the number of guests for …"
+    if name.endswith("s") and not name.endswith("ss"):
+        if re.fullmatch(r"\d+", fact.value.strip()) and not unit.strip():
+            # a count of things a row includes: "Visits" 12 -> "How many visits does the monthly pass include?"
+            return [(f"How many {name} does {item} include?", ref, "table_column", ())]
         return [(f"What is the number of {name} for {item}?", ref, "table_column", ())]
     return [(f"What is the {name} of {item}?", ref, "table_column", ())]
 

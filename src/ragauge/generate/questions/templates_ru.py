@@ -224,7 +224,7 @@ def value(fact: Fact) -> tuple[str, str, str] | None:
         return None
     head = morph.head_lemma(subj)
     if head in MEASURE_HEADS:
-        return (f"{_WHICH[form]} {subj}?", fact.value, "fact_value")
+        return (f"{_WHICH[form]} {_bound(fact.value, form)}{subj}?", fact.value, "fact_value")
     percent = bool(_PERCENT.match(fact.value))
     if fact.currency and not percent and not fact.verb.startswith("составля"):
         return (f"Сколько {_costs(subj)} {subj}?", fact.value, "fact_cost")
@@ -236,6 +236,20 @@ def value(fact: Fact) -> tuple[str, str, str] | None:
             return (f"Каков размер {gen}?", fact.value, "fact_amount")
         return (f"Сколько {fact.verb} {subj}?", fact.value, "fact_amount")
     return (f"{_WHICH[form]} {subj}?", fact.value, "fact_value")
+
+
+_BOUND = {"max": {"masc": "максимальный", "femn": "максимальная", "neut": "максимальное", "plur": "максимальные"},
+          "min": {"masc": "минимальный", "femn": "минимальная", "neut": "минимальное", "plur": "минимальные"}}
+
+
+def _bound(value: str, form: str) -> str:
+    """«максимальная » for a value that is a ceiling («не более 30% от ежемесячной платы»), «минимальная » for a
+    floor («не менее 99,9%»), else "": «Какова общая компенсация за месяц?» asks a total the documents do not
+    state; «Какова максимальная общая компенсация за месяц?» asks the cap they do."""
+    low = value.lower().lstrip()
+    kind = "max" if low.startswith(("не более", "не выше", "не свыше", "не больше")) else \
+        "min" if low.startswith(("не менее", "не ниже", "не меньше")) else ""
+    return _BOUND[kind][form] + " " if kind and form in _BOUND[kind] else ""
 
 
 def _clean_subject(subj: str) -> bool:

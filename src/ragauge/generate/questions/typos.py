@@ -74,26 +74,27 @@ def colloquial(text: str, lang: str, rng: random.Random) -> str | None:
 
 
 def layout_variant(text: str, lang: str, rng: random.Random) -> str | None:
-    """One content word (the longest Cyrillic one for Russian) typed on the wrong layout."""
+    """The message typed on the wrong layout as it really happens: the whole message (the user sent it without
+    looking), or its first words up to where the user noticed and switched (a prefix of two words or more).
+    Never one word in the middle of a correct sentence: a layout is switched for a message, not for a word.
+    Latin words (names such as "Gold") and quoted names are left as written; the rest maps key by key, capitals
+    and "?" included ("Сколько" -> "Crjkmrj", "?" -> "&")."""
     if lang != "ru":
         return None
     words = text.split(" ")
-    inside, quoted = False, set()
-    for i, w in enumerate(words):  # leave quoted names («раздел») as written
+    if not words or not re.match(r"[А-Яа-яЁё]", words[0]):
+        return None
+    k = len(words) if len(words) < 3 or rng.random() < 0.5 else rng.randint(2, len(words) - 1)
+    inside = False
+    out = []
+    for i, w in enumerate(words):
         if "«" in w:
             inside = True
-        if inside:
-            quoted.add(i)
+        typed = i < k and not inside and not re.search(r"[A-Za-z]", w)
+        out.append(wrong_layout(w) if typed else w)
         if "»" in w:
             inside = False
-    cyr = [i for i, w in enumerate(words) if i not in quoted and re.fullmatch(r"[а-яёА-ЯЁ]{4,}[?,.]?", w)]
-    if not cyr:
-        return None
-    longest = max(len(words[i]) for i in cyr)
-    i = rng.choice([i for i in cyr if len(words[i]) >= longest - 2])
-    word = words[i].rstrip("?,.")
-    words[i] = wrong_layout(word.lower()) + words[i][len(word):]
-    return " ".join(words)
+    return " ".join(out)
 
 
 KINDS = ("typos", "no_punctuation", "keyboard_layout", "colloquial")
