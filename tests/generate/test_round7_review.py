@@ -39,7 +39,8 @@ CARDS_RU = """# Тарифы по картам
 
 ## Карта «Золотая»
 
-Обслуживание карты «Золотая» стоит 2 500 рублей в год. Кешбэк начисляется в размере 5% от суммы покупок на АЗС.
+Обслуживание карты «Золотая» стоит 2 500 рублей в год. Кешбэк по карте «Золотая» начисляется в размере 5% от суммы \
+покупок на АЗС.
 """
 
 CARDS_EN = """# Credit card terms
@@ -50,7 +51,7 @@ The annual fee for the Silver card is $25. Balance transfers are charged a fee o
 
 ## Platinum card
 
-The annual fee for the Platinum card is $150. Cashback is paid at 2% of card purchases.
+The annual fee for the Platinum card is $150. Cashback on the Platinum card is paid at 2% of card purchases.
 """
 
 
@@ -61,7 +62,7 @@ def test_an_attribute_stated_for_one_named_card_is_asked_about_its_sibling(tmp_p
 
 def test_an_attribute_stated_for_one_named_card_is_asked_about_its_sibling_en(tmp_path: Path) -> None:
     asked = _unanswerable(tmp_path, "cards.md", CARDS_EN)
-    assert "At what rate is cashback paid for the Silver card?" in asked, asked
+    assert "At what rate is cashback on the Silver card paid?" in asked, asked
 
 
 def test_no_sibling_question_when_the_sibling_or_a_general_rule_states_it(tmp_path: Path) -> None:
@@ -221,9 +222,9 @@ def test_a_dative_after_its_verb_or_a_preposition_stays(sentence: str) -> None:
 
 
 def test_a_question_that_leans_on_the_sentence_before_has_no_section_tag() -> None:
+    # «каждые последующие сутки» is not asked as «каждые сутки»: the first days may be free (a false premise)
     asked = _asked("Взнос вносится до 10 числа. За каждые последующие сутки хранения начисляется сбор 0,5%.", "ru")
-    assert "Какой сбор начисляется за каждые сутки хранения?" in asked, asked
-    assert not any("раздел" in q for q in asked)
+    assert not any("каждые сутки" in q or "раздел" in q for q in asked), asked
 
 
 @pytest.mark.parametrize("sentence, question", [
@@ -263,3 +264,24 @@ def test_a_cut_set_keeps_a_price_rows_second_wording_and_every_kind() -> None:
 def test_a_permission_for_a_time_is_asked_as_a_window() -> None:
     assert _asked("Обмен билета разрешается в течение 7 дней.", "ru") == ["В течение какого срока разрешается обмен билета?"]
     assert _asked("Справка выдаётся в течение 3 дней.", "ru") == ["В какой срок выдаётся справка?"]  # a deadline
+
+
+def test_a_rule_its_section_states_without_naming_the_card_is_not_moved_to_the_sibling(tmp_path: Path) -> None:
+    # «Страховое возмещение выплачивается …» under one deposit's heading, naming none: a reader takes it as a rule
+    # for every deposit, so "… по вкладу «Надёжный»?" is answered by the corpus, not a question without an answer
+    text = CARDS_RU.replace("Кешбэк по карте «Золотая» начисляется", "Кешбэк начисляется")
+    asked = _unanswerable(tmp_path, "karty.md", text)
+    assert not any("кешбэк" in q.lower() and "«Базовая»" in q for q in asked), asked
+
+
+def test_a_name_with_regex_escapes_in_a_heading_does_not_crash_the_generator(tmp_path: Path) -> None:
+    text = CARDS_RU.replace("«Базовая»", "«Базовая\\d»")
+    _unanswerable(tmp_path, "karty.md", text)  # was: re.error "bad escape \d" (exit 70)
+
+
+def test_each_subsequent_unit_is_not_asked_as_each_unit(tmp_path: Path) -> None:
+    (tmp_path / "parking.md").write_text("# Парковка\n\nПервые 2 часа стоянки бесплатны. Каждый последующий час "
+                                         "стоянки стоит 100 рублей.\n", encoding="utf-8")
+    documents, _ = load_folder(tmp_path)
+    cases, _ = generate_questions(chunk(documents), n=10, seed=0, documents=documents)
+    assert not any("каждый час" in c.question.lower() for c in cases), [c.question for c in cases]

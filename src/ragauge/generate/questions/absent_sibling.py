@@ -141,7 +141,10 @@ def sibling_questions(cands: Sequence[Candidate], chunks: Sequence[Chunk], dropp
             mine, theirs = _name(heading, other, lang), _name(other, heading, lang)
             if not mine or not theirs or len(re.findall(rf"(?<![\w-]){re.escape(mine)}(?![\w-])", cand.question)) != 1:
                 continue
-            question = re.sub(rf"(?<![\w-]){re.escape(mine)}(?![\w-])", theirs, cand.question)
+            if mine.casefold() not in cand.reference.casefold():  # a rule the section's sentence states without
+                dropped["unanswerable_sibling_rule_names_no_entity"] += 1  # naming its entity may be general
+                continue
+            question = re.sub(rf"(?<![\w-]){re.escape(mine)}(?![\w-])", lambda _m: theirs, cand.question)
             key = question.casefold()
             if key in asked or key in seen:
                 continue

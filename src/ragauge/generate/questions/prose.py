@@ -410,12 +410,6 @@ def _recipient_before_verb(question: str) -> str:
     return question
 
 
-#: An anaphoric «последующие» / "subsequent" after «каждый» / "each": the question asks of each unit
-#: («за каждые сутки просрочки»), which the sentence answers, instead of naming a section in brackets.
-_EACH_NEXT = re.compile(r"\b(кажд(?:ый|ая|ое|ые|ую|ого|ой|ых)|each) (?:последующ\w+|subsequent|following) ",
-                        re.IGNORECASE)
-
-
 def _lower(words: list[str]) -> str:
     text = " ".join(words)
     return morph.lower_first(text) if text else ""
@@ -547,9 +541,9 @@ def prose_questions(chunks: Iterable[Chunk], langs: dict[str, str], dropped: Cou
                 if wh is not None:
                     question, kind, subject, frame, form = wh, wh_kind, "", "", ""
             if question is not None and ANAPHORA.search(sent):
-                question = _EACH_NEXT.sub(r"\1 ", question)
-                if ANAPHORA.search(question):  # it leans on the sentence before: a bracketed section is not
-                    question, kind = None, "prose_leans_on_sentence_before"  # what a person types
+                # it leans on the sentence before: a bracketed section is not what a person types, and «каждый
+                # последующий час» asked as «каждый час» is a false premise when the first hours are free
+                question, kind = None, "prose_leans_on_sentence_before"
             if question is not None and own == "ru":
                 question = _recipient_before_verb(question)
             if question is None:
