@@ -61,6 +61,8 @@ def register(sub) -> None:
                    "(pip install 'ragauge[ray]'; Ray Data blocks scored by an actor pool; docs/scale.md)")
     p.add_argument("--address", help="with --engine ray: the Ray cluster (auto, ray://HOST:10001; default: a local one)")
     p.add_argument("--workers", type=int, help="with --engine ray: scoring actors (default: one per CPU of the cluster)")
+    p.add_argument("--batch-size", type=int, metavar="N", help="with --engine ray: samples per block, the unit a "
+                   "worker reads, scores and a failure redoes (default 256)")
     p.add_argument("--shards", metavar="DIR", help="with --engine ray: write every sample's scores and artifacts as "
                    "Parquet shards into DIR (new or empty) as blocks finish; the driver keeps no artifacts")
     p.add_argument("--since", metavar="TIME", help="DATA is a ragauge serve database URL: score traces received from "
@@ -145,13 +147,12 @@ def run(args: argparse.Namespace) -> int:
         field_map=_field_map(args.field_map), baseline=args.baseline, margin=args.margin,
         allow_intersection=args.intersection or None, min_slice_n=args.min_slice,
         lang=None if args.lang == "auto" else args.lang, app_name=args.app_name, app_version=args.app_version,
-        engine=args.engine, ray_address=args.address, workers=args.workers,
+        engine=args.engine, ray_address=args.address, workers=args.workers, batch_size=args.batch_size,
         also=args.also or (DEMO_ALSO if args.data == "demo" and not args.metrics else None))
     judge = config.judge
     _remind_calibration(judge, args)
     try:
         from ..scale.front import evaluate_at_scale  # = evaluate() unless a store, window or shards are given
-
         results = evaluate_at_scale(data, config, since=args.since, until=args.until, shards=args.shards,
                                     to_store=args.to_store, progress=_progress(args.quiet))
     except JudgeError as exc:  # no verdict at all (exit 3): still write what was measured and the raw replies

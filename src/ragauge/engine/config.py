@@ -53,6 +53,8 @@ class EvalConfig:
     #: Ray cluster address ("auto", "ray://HOST:10001"; default: a local cluster) and scoring actors
     ray_address: str | None = None
     workers: int | None = None
+    #: samples per Ray block (the unit a worker reads, scores and a failure redoes); default 256
+    batch_size: int | None = None
 
     def __post_init__(self) -> None:
         if self.engine not in ("local", "ray"):
@@ -60,9 +62,14 @@ class EvalConfig:
         if self.workers is not None and (isinstance(self.workers, bool) or not isinstance(self.workers, int)
                                          or self.workers < 1):
             raise InputError("workers must be an integer >= 1", field="workers", value=self.workers)
-        if self.engine == "local" and (self.ray_address is not None or self.workers is not None):
-            raise InputError("a Ray address and workers apply to engine 'ray'", field="engine",
-                             hint="add --engine ray (engine='ray'), or leave out --address/--workers")
+        if self.batch_size is not None and (isinstance(self.batch_size, bool) or not isinstance(self.batch_size, int)
+                                            or self.batch_size < 1):
+            raise InputError("batch_size (samples per Ray block) must be an integer >= 1", field="batch_size",
+                             value=self.batch_size)
+        if self.engine == "local" and (self.ray_address is not None or self.workers is not None
+                                       or self.batch_size is not None):
+            raise InputError("a Ray address, workers and batch_size apply to engine 'ray'", field="engine",
+                             hint="add --engine ray (engine='ray'), or leave out --address/--workers/--batch-size")
         for name in ("app_name", "app_version"):
             value = getattr(self, name)
             if isinstance(value, (int, float)) and not isinstance(value, bool):

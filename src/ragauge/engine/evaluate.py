@@ -72,6 +72,7 @@ def evaluate(data: Any, config: EvalConfig | None = None, *, progress: Progress 
     metric gets a paired comparison (``Results.comparison``).
     ``min_slice_n``: slices with fewer scored samples are "too small" for the hidden-breakage check.
     ``lang``: language of the diagnosis ("ru" or "en"; default: the samples' majority language).
+    ``batch_size``: with ``engine="ray"``, samples per block (default 256).
     """
     cfg = as_config(config, settings)
     if cfg.engine == "ray":

@@ -6,7 +6,14 @@ from the same columns. With a file input the driver keeps only ids and tags per 
 the input grows): results.json then carries each sample's id, tags, scores and artifacts, and its texts stay
 in the input file. With ``shards`` the per-sample rows live in the shards only and the driver keeps ~12
 bytes a sample a metric (``scale.shards_run``). Default metrics (no ``metrics`` given) are chosen from the
-first 1,000 records, and so is the report's language of a ``shards`` run (without ``lang``).
+first 1,000 records, and so is the report's language (without ``lang``) when the texts stay in the input.
+
+What the local engine reads off its samples and its judge, the workers send with each block and
+:class:`_RunNotes` adds up: the golden-set review counts (``Results.golden_review``) and, for an LLM judge,
+its usage (``Results.usage``: the local judge's ``usage_report()`` shape -- total, by_metric, shared,
+by_prompt -- with the run-wide limiter's report under ``limiter``) and its asks: a judge that was asked
+and gave no usable reply at all raises its :class:`~ragauge.errors.JudgeError` (exit 3) with the finished
+results attached, as locally.
 """
 
 from __future__ import annotations
@@ -19,6 +26,102 @@ from .config import EvalConfig
 from .results import Results
 
 PROBE = 1000
+_COUNTS = ("calls", "cached", "prompt_tokens", "completion_tokens", "tokens", "cached_tokens")
+
+
+def _add_counter(a: dict[str, Any] | None, b: dict[str, Any]) -> dict[str, Any]:
+    if a is None:
+        return dict(b)
+    out = dict(a)
+    for k in _COUNTS:
+        if k in b:
+            out[k] = out.get(k, 0) + b[k]
+    if "cost_usd" in b or "cost_usd" in a:
+        x, y = a.get("cost_usd"), b.get("cost_usd")
+        out["cost_usd"] = None if x is None or y is None else round(x + y, 6)
+    return out
+
+
+def merge_usage(a: dict[str, Any] | None, b: dict[str, Any]) -> dict[str, Any]:
+    """Two ``usage_report()`` dicts of one judge (two blocks' calls) as one: every counter of ``total``,
+    ``by_metric``, ``shared`` and ``by_prompt`` added; the rest (judge, model, endpoint, ...) from ``a``.
+
+    >>> c = {"calls": 1, "cached": 0, "prompt_tokens": 9, "completion_tokens": 1, "tokens": 10,
+    ...      "cached_tokens": 0, "cost_usd": None}
+    >>> m = merge_usage({"model": "m", "total": c, "by_metric": {"f": c}}, {"model": "m", "total": c, "by_metric": {}})
+    >>> m["total"]["calls"], m["total"]["tokens"], m["by_metric"]["f"]["calls"]
+    (2, 20, 1)
+    """
+    if a is None:
+        return {k: (dict(v) if isinstance(v, dict) else v) for k, v in b.items()}
+    out = dict(a)
+    out["total"] = _add_counter(a.get("total"), b.get("total") or {})
+    for part in ("by_metric", "shared", "by_prompt"):
+        mine = dict(a.get(part) or {})
+        for name, c in (b.get(part) or {}).items():
+            mine[name] = _add_counter(mine.get(name), c)
+        out[part] = mine
+    return out
+
+
+class _RunNotes:
+    """A sink of the run: what the blocks bring back beside their columns, added up in input order
+    (``scale.worker.ScoredBlock``: ``golden``, ``usage``, ``asks``, ``no_verdict``)."""
+
+    def __init__(self) -> None:
+        self.generated = 0
+        self.unreviewed = 0
+        self.ids: list[str] = []
+        self.usage: dict[str, Any] | None = None
+        self.asks = 0
+        self.answered = 0
+        self.no_verdict: str | None = None
+
+    def __call__(self, block: Any) -> None:
+        from .golden_review import MAX_IDS
+
+        golden = getattr(block, "golden", None)
+        if golden:
+            self.generated += golden["generated"]
+            self.unreviewed += golden["unreviewed"]
+            self.ids += golden["ids"][:max(0, MAX_IDS - len(self.ids))]
+        usage = getattr(block, "usage", None)
+        if usage is not None:
+            self.usage = merge_usage(self.usage, usage)
+        asks, answered = getattr(block, "asks", (0, 0))
+        self.asks += asks
+        self.answered += answered
+        if getattr(block, "no_verdict", None):
+            self.no_verdict = block.no_verdict
+
+    def golden_review(self) -> dict[str, Any] | None:
+        """As :func:`engine.golden_review.golden_review` over the whole input."""
+        if not self.generated:
+            return None
+        return {"generated": self.generated, "unreviewed": self.unreviewed,
+                "share": round(self.unreviewed / self.generated, 4), "ids": list(self.ids)}
+
+    def usage_report(self, limiter: dict[str, Any] | None) -> dict[str, Any] | None:
+        """results.json ``usage`` (``None`` without an LLM judge): the judge's report over every block, the
+        limiter's own report (spend, requests, most in flight) under ``limiter``."""
+        if limiter is None and self.usage is None:
+            return None
+        if self.usage is None:  # the judge was built but made no call in a worker: the limiter's spend only
+            spend = dict((limiter or {}).get("spend") or {})
+            spend.pop("by_prompt", None)
+            spend.setdefault("tokens", spend.get("prompt_tokens", 0) + spend.get("completion_tokens", 0))
+            return {"judge": "llm", "total": spend, "by_metric": {}, "shared": {}, "limiter": limiter}
+        return {**self.usage, "limiter": limiter} if limiter is not None else dict(self.usage)
+
+    def raise_if_no_verdict(self, results: Results) -> None:
+        """The local engine's ``_raise_if_no_verdict``, over the blocks: asked, and no usable reply at all."""
+        if self.asks == 0 or self.answered > 0 or self.no_verdict is None:
+            return
+        from ..errors import JudgeError
+
+        error = JudgeError(f"{self.no_verdict} (Ray: {self.asks} asks over all workers, none answered usably)")
+        error.results = results  # type: ignore[attr-defined]
+        raise error
 
 
 def _probe(data: Any, cfg: EvalConfig) -> list[Sample]:
@@ -45,6 +148,7 @@ def evaluate_on_ray(data: Any, cfg: EvalConfig, progress: Callable[[str, int, in
     ``Results`` has no samples and names the shards (results.json ``samples_in: "shards"``).
     ``to_store``: with a :class:`~ragauge.scale.store.StoreSource`, each block's scores are written back to
     that database as they arrive, the way the collector's background scorer writes its own."""
+    from ..scale.judge_spec import JudgeSpec
     from ..scale.ray_engine import score_run
     from ..scale.store import StoreSource
     from .evaluate import _decide, _profile, _specs, judge_metrics_left_out
@@ -66,26 +170,37 @@ def evaluate_on_ray(data: Any, cfg: EvalConfig, progress: Callable[[str, int, in
     judge_spec: Any = cfg.judge
     if judge_spec in (None, "auto", "none"):
         judge_spec = "offline" if any(s.judge for s in specs) and judge_spec != "none" else None
+    # refused here, before any work (a cascade, a judge wrapping an LLM judge, one that does not pickle)
+    judge_spec = JudgeSpec.of(judge_spec) if any(s.judge for s in specs) else None
+    notes = _RunNotes()
     sinks: list[Callable[[Any], Any]] = []
-    if to_store:
+    if to_store:  # an LLM judge is refused here (judge_label), so no write waits on a judge's first answer
         from ..scale.store import judge_label, write_scores
 
-        label, url = judge_label(judge_spec), data.url
+        label, url = judge_label(cfg.judge), data.url  # from the setting, as the local engine labels it
         sinks.append(lambda block: write_scores(url, block.ids, block.columns, judge=label))
+    sinks.append(notes)
     no_judge = judge_metrics_left_out(cfg, prof, probe, specs)
+    lang = cfg.lang or (None if in_memory else _probe_language(probe))  # in memory: the samples have their texts
     if shards is not None:  # the per-sample rows go to the shards only; the driver keeps compact arrays
         from ..scale.shards_run import evaluate_into_shards
 
-        return evaluate_into_shards(data, cfg, specs, judge_spec, shards=shards, prof=prof, source=source,
-                                    no_judge=no_judge, lang=cfg.lang or _probe_language(probe),
-                                    extra_sinks=sinks, progress=progress)
-    run = score_run(specs, data, judge_spec, address=cfg.ray_address, workers=cfg.workers,
-                    field_map=dict(cfg.field_map) if cfg.field_map else None, progress=progress, sinks=sinks)
-    if in_memory and all(isinstance(s, Sample) for s in data):
-        samples: list[Sample] = list(data)
-    else:  # the texts stay in the input: ids and tags are what summaries, slices and pairing need
-        samples = [Sample(id=i, tags=t) for i, t in zip(run.ids, run.tags)]
-    results = _decide(samples, specs, run.columns, prof, cfg, None, source, no_judge=no_judge)
-    if run.llm:
-        results.usage = run.llm
+        results = evaluate_into_shards(data, cfg, specs, judge_spec, shards=shards, prof=prof, source=source,
+                                       no_judge=no_judge, lang=cfg.lang or _probe_language(probe),
+                                       extra_sinks=sinks, progress=progress)
+        limiter = results.usage
+    else:
+        run = score_run(specs, data, judge_spec, address=cfg.ray_address, workers=cfg.workers, batch_size=cfg.batch_size,
+                        field_map=dict(cfg.field_map) if cfg.field_map else None, progress=progress, sinks=sinks)
+        if in_memory and all(isinstance(s, Sample) for s in data):
+            samples: list[Sample] = list(data)
+        else:  # the texts stay in the input: ids and tags are what summaries, slices and pairing need
+            samples = [Sample(id=i, tags=t) for i, t in zip(run.ids, run.tags)]
+        results = _decide(samples, specs, run.columns, prof, cfg, None, source, no_judge=no_judge)
+        results.lang = lang
+        limiter = run.llm or None
+    if not in_memory or results.golden_review is None:
+        results.golden_review = notes.golden_review()
+    results.usage = notes.usage_report(limiter)
+    notes.raise_if_no_verdict(results)
     return results

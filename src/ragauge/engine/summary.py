@@ -39,8 +39,8 @@ def summarise(spec: MetricSpec, column: ScoreColumn, ci: CIConfig) -> MetricSumm
 
 def _tokens(c: dict[str, Any]) -> str:
     cost = "" if c.get("cost_usd") is None else f", ${c['cost_usd']:.4f}"
-    return (f"{c['calls']} calls ({c['cached']} from cache), "
-            f"{c['prompt_tokens'] + c['completion_tokens']:,} tokens{cost}")
+    return (f"{c.get('calls', 0)} calls ({c.get('cached', 0)} from cache), "
+            f"{c.get('prompt_tokens', 0) + c.get('completion_tokens', 0):,} tokens{cost}")
 
 
 def usage_lines(usage: dict[str, Any] | None) -> list[str]:
@@ -51,8 +51,10 @@ def usage_lines(usage: dict[str, Any] | None) -> list[str]:
     ...      "completion_tokens": 10, "cost_usd": None}, "by_metric": {}, "shared": {}}
     >>> usage_lines(u)
     ['LLM judge m: 3 calls (0 from cache), 100 tokens']
+    >>> usage_lines({"spend": {"calls": 3}, "requests": 3})  # no totals (an older Ray run's usage): no line
+    []
     """
-    if not usage:
+    if not usage or not isinstance(usage.get("total"), dict):  # no judge, or a usage without totals: nothing to say
         return []
     lines = [f"LLM judge {usage.get('model', '')}: {_tokens(usage['total'])}"]
     esc = usage.get("escalation")

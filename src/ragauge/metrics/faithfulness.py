@@ -39,6 +39,10 @@ DEFINITIONS = [
 ]
 
 
+#: digits each claim's P(supported) keeps in ``faithfulness_soft`` (far below any difference that means something)
+SOFT_DIGITS = 9
+
+
 def _reason(sample: Sample, refusal: bool) -> str | None:
     if not (sample.answer or "").strip():
         return "no answer"
@@ -78,7 +82,9 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Plan[dict
             reasons[i] = "no claims to check"
             continue
         faith[i] = value
-        soft[i] = sum(min(1.0, max(0.0, float(x.probability))) for x in found) / len(found)
+        # each P rounded to 1e-9 first: the judge's last bits depend on which texts shared its batch (a Ray
+        # block vs the whole set), and the value must not (tests/scale/test_equality.py)
+        soft[i] = sum(round(min(1.0, max(0.0, float(x.probability))), SOFT_DIGITS) for x in found) / len(found)
         arts[i] = claims_artifact(found, hallucinated=value < HALLUCINATED_BELOW)
     for i, r in enumerate(refusals):
         reason = reasons[i]

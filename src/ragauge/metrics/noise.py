@@ -32,6 +32,8 @@ from .spec import MetricSpec
 
 FAMILY = "noise"
 MIN_CLEAN_CORRECTNESS = 0.5
+#: the reason of a sample that is no noisy variant (the Ray engine fills it in for such samples)
+NOT_A_VARIANT_REASON = "not a noisy variant (no metadata.noise_of)"
 
 DEFINITIONS = [
     MetricDef("noise_robustness", FAMILY, "0 when the noisy variant's answer states a fact the reference contradicts and the clean one did not, else min(1, correctness of the variant / correctness of its clean sample); variants marked metadata.noise_of.",
@@ -47,7 +49,7 @@ def compute(specs: Sequence[MetricSpec], samples: Sequence[Sample]) -> Plan[dict
     for i, s in enumerate(samples):
         parent = s.metadata.get("noise_of") if s.metadata else None
         if parent is None:
-            reasons[i] = "not a noisy variant (no metadata.noise_of)"
+            reasons[i] = NOT_A_VARIANT_REASON
         elif str(parent) not in index:
             reasons[i] = f"its clean sample {parent!r} is not in the data set"
         else:

@@ -8,12 +8,19 @@ memory; for Parquet the footer only) and a worker turns one into validated ``Sam
 in every error, so the ids given to records without one (``line-17``, ``row-17``) match a local run.
 
 A gzipped JSONL cannot be cut by byte ranges: it is refused with the fix (decompress it, or Parquet).
+
+Parquet is streamed: a process keeps one cursor on the row group it read last (:class:`_GroupCursor`,
+``iter_batches`` over that group) and serves the next block of the group from where it stopped, so a
+file written as one big row group (pyarrow's default is 1Mi rows) is decoded about once per worker, not
+once per block. A file, page or database that cannot be read is an ``InputError`` naming the file, the
+block's rows or bytes and the host (:func:`read_block`), not an internal error.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
@@ -28,11 +35,26 @@ from ..data.tabular import clean_cell
 from ..data.validate import build_sample
 from ..errors import ConfigError, InputError
 
-__all__ = ["Block", "plan_blocks", "read_block", "DEFAULT_BLOCK_SIZE"]
+__all__ = ["Block", "plan_blocks", "read_block", "DEFAULT_BLOCK_SIZE", "run_block_size"]
 
 #: Samples per block: large enough that Ray's per-task overhead (~ms) is noise beside scoring
 #: (the offline judge takes ~10-30 ms a sample), small enough that a lost block is cheap to redo.
 DEFAULT_BLOCK_SIZE = 256
+
+
+def check_block_size(n: Any, *, option: str = "batch_size") -> int:
+    """``n`` as a block size (an integer >= 1), else a ``ConfigError`` naming ``option``."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ConfigError(f"{option} (samples per Ray block) must be an integer >= 1, got {n!r}")
+    return n
+
+
+def run_block_size(batch_size: int | None = None) -> int:
+    """``batch_size`` when given (checked), else :data:`DEFAULT_BLOCK_SIZE` (``EvalConfig.batch_size``,
+    ``--batch-size`` and ``score_run(batch_size=)`` all come here)."""
+    if batch_size is not None:
+        return check_block_size(batch_size)
+    return DEFAULT_BLOCK_SIZE
 _BOM = b"\xef\xbb\xbf"
 _CHUNK = 2**20
 
@@ -136,7 +158,9 @@ def _plan_parquet(path: Path, label: str, block_size: int) -> Iterator[Block]:
 def read_block(block: Block, *, field_map: Mapping[str, str] | None = None,
                max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> list[Sample]:
     """The block's samples, validated as ``ragauge.data.load`` does; every problem of the block is raised
-    together (an ``InputErrors`` naming file and line/row)."""
+    together (an ``InputErrors`` naming file and line/row). A file that cannot be read here (gone from this
+    node, unreadable, a corrupt Parquet page) is an ``InputError`` naming the file, the block's rows or bytes
+    and this host."""
     if block.kind == "samples":
         assert block.payload is not None
         return pickle.loads(block.payload)
@@ -151,12 +175,60 @@ def read_block(block: Block, *, field_map: Mapping[str, str] | None = None,
     else:
         records, check_text = _parquet_records(block), True
     samples = []
-    for loc, record in records:
+    for loc, record in _guarded(block, records):
         sample = build_sample(record, loc, fmap, errors, check_text=check_text)
         if sample is not None:
             samples.append(sample)
     errors.raise_if_any(block.label)
     return samples
+
+
+def _read_errors() -> tuple[type[BaseException], ...]:
+    """What reading a block's bytes can raise besides our own errors: OS errors, pyarrow's and SQLAlchemy's."""
+    kinds: list[type[BaseException]] = [OSError, EOFError]
+    try:
+        import pyarrow as pa
+
+        kinds.append(pa.lib.ArrowException)
+    except ImportError:  # pragma: no cover - pyarrow is there whenever a Parquet block is read
+        pass
+    try:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        kinds.append(SQLAlchemyError)
+    except ImportError:  # pragma: no cover - the serve extra is there whenever a store block is read
+        pass
+    return tuple(kinds)
+
+
+def _where(block: Block) -> str:
+    if block.kind == "jsonl":
+        return f"bytes {block.start}-{block.end} (from line {block.first})"
+    if block.kind == "parquet":
+        return f"rows {block.first}-{block.first + block.end - block.start - 1} (row group {block.group})"
+    return f"block {block.index} (traces from position {block.first})"
+
+
+def _guarded(block: Block, records: Iterator[tuple[Location, Any]]) -> Iterator[tuple[Location, Any]]:
+    """``records`` with a read failure turned into an ``InputError`` (file, rows or bytes, host)."""
+    kinds = _read_errors()
+    it = iter(records)
+    while True:
+        try:
+            item = next(it)
+        except StopIteration:
+            return
+        except InputError:
+            raise
+        except kinds as exc:
+            text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            hint = ("Check that the file is readable at this path on every node and is not damaged "
+                    "(read it with pyarrow.parquet.read_table)" if block.kind == "parquet" else
+                    "Check the database URL, the server and the credentials" if block.kind == "store" else
+                    "Check that the file is readable at this path on every node")
+            raise InputError(f"cannot read {_where(block)} on host {socket.gethostname()}: "
+                             f"{type(exc).__name__}: {text}", file=block.label, hint=hint) from None
+        yield item
 
 
 class _Range:
@@ -218,10 +290,73 @@ def _jsonl_records(block: Block, max_line_bytes: int, errors: ErrorCollector) ->
         fh.close()
 
 
-def _parquet_records(block: Block) -> Iterator[tuple[Location, dict[str, Any]]]:
-    import pyarrow.parquet as pq
+class _GroupCursor:
+    """A streamed read of one Parquet row group: ``rows(start, end)`` for increasing ``start`` decodes each row
+    once (the rows between two blocks are skipped by decoding them, never the group again)."""
 
+    def __init__(self, path: str, group: int, key: tuple[Any, ...]) -> None:
+        import pyarrow.parquet as pq
+
+        self.key = key
+        self.file = pq.ParquetFile(path)
+        self.size = self.file.metadata.row_group(group).num_rows
+        self.batches = self.file.iter_batches(batch_size=_PARQUET_BATCH, row_groups=[group])
+        self.pos = 0  #: rows of the group before ``pending``
+        self.pending: Any = None  #: the decoded rows from ``pos`` not handed out yet
+
+    def rows(self, start: int, end: int) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        while self.pos < end:
+            if self.pending is None:
+                try:
+                    self.pending = next(self.batches)
+                except StopIteration:
+                    raise EOFError(f"row group ends at row {self.pos}, before row {end}") from None
+            n = self.pending.num_rows
+            if self.pos + n <= start:  # wholly before the block: skipped
+                self.pos, self.pending = self.pos + n, None
+                continue
+            lo, hi = max(start - self.pos, 0), min(end - self.pos, n)
+            out.extend(self.pending.slice(lo, hi - lo).to_pylist())
+            if hi == n:
+                self.pos, self.pending = self.pos + n, None
+            else:
+                self.pending, self.pos = self.pending.slice(hi), self.pos + hi
+        return out
+
+    def close(self) -> None:
+        self.file.close()
+
+
+#: rows decoded at a time by a :class:`_GroupCursor`
+_PARQUET_BATCH = 1024
+#: the cursor of the row group this process read last (a worker reads blocks of a group in rising order)
+_CURSOR: list[_GroupCursor] = []
+
+
+def _cursor(path: str, group: int, start: int) -> _GroupCursor:
+    st = os.stat(path)
+    key = (os.path.abspath(path), st.st_size, st.st_mtime_ns, group)
+    if _CURSOR and _CURSOR[0].key == key and _CURSOR[0].pos <= start:
+        return _CURSOR[0]
+    while _CURSOR:  # another group or file, or a block before the cursor (a retried block): start again
+        _CURSOR.pop().close()
+    cursor = _GroupCursor(path, group, key)
+    _CURSOR.append(cursor)
+    return cursor
+
+
+def _parquet_records(block: Block) -> Iterator[tuple[Location, dict[str, Any]]]:
     assert block.path is not None
-    table = pq.ParquetFile(block.path).read_row_group(block.group).slice(block.start, block.end - block.start)
-    for i, record in enumerate(table.to_pylist()):
+    try:
+        cursor = _cursor(block.path, block.group, block.start)
+        rows = cursor.rows(block.start, block.end)
+        if cursor.pos >= cursor.size:  # the group's last block: nothing more to serve, the file is closed
+            _CURSOR.remove(cursor)
+            cursor.close()
+    except BaseException:
+        while _CURSOR:  # a failed read leaves no half-read cursor behind
+            _CURSOR.pop().close()
+        raise
+    for i, record in enumerate(rows):
         yield Location(block.label, row=block.first + i), {k: clean_cell(v) for k, v in record.items()}

@@ -10,13 +10,67 @@ one concurrency and rate limit for all workers) and the shared reply cache path.
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ConfigError
 from ..judges.llm.budget import Prices
 
-__all__ = ["JudgeSpec"]
+__all__ = ["JudgeSpec", "uses_llm"]
+
+CASCADE_REFUSED = ("the cascade judge does not run on the Ray engine yet; use --judge offline or openai:MODEL@URL "
+                   "there, or run the cascade with the local engine (leave out --engine ray)")
+
+
+def _llm_inside(obj: Any, depth: int = 3, seen: set[int] | None = None) -> Any:
+    """The :class:`LLMJudge` or cascade judge ``obj`` is or holds (its attributes, and the items of lists, tuples
+    and dicts among them, ``depth`` levels down), else ``None``."""
+    from ..judges.llm.cascade import CascadeJudge
+    from ..judges.llm.judge import LLMJudge
+
+    if isinstance(obj, (LLMJudge, CascadeJudge)):
+        return obj
+    if depth <= 0 or obj is None or isinstance(obj, (str, bytes, int, float, bool)):
+        return None
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return None
+    seen.add(id(obj))
+    if isinstance(obj, dict):
+        items: list[Any] = list(obj.values())[:64]
+    elif isinstance(obj, (list, tuple, set, frozenset)):
+        items = list(obj)[:64]
+    else:
+        try:
+            items = list(vars(obj).values())[:64]
+        except TypeError:  # no __dict__ (slots, builtins)
+            return None
+    for item in items:
+        found = _llm_inside(item, depth - 1, seen)
+        if found is not None:
+            return found
+    return None
+
+
+def _dumps(obj: Any) -> bytes:
+    try:
+        from ray import cloudpickle  # what Ray ships objects with (classes defined in a notebook pickle)
+    except ImportError:
+        return pickle.dumps(obj, protocol=5)
+    return bytes(cloudpickle.dumps(obj))
+
+
+def uses_llm(judge: Any) -> bool:
+    """Whether ``judge`` (a spec string or a judge object) asks an LLM endpoint: ``openai:...``,
+    ``cascade:...``, an ``LLMJudge``, a cascade judge, or an object that wraps one."""
+    if isinstance(judge, JudgeSpec):
+        return judge.kind == "llm"
+    if isinstance(judge, str):
+        from ..judges.spec import parse_judge
+
+        return parse_judge(judge, option="judge").kind not in ("auto", "offline", "none")
+    return judge is not None and _llm_inside(judge) is not None
 
 
 @dataclass(frozen=True)
@@ -55,8 +109,7 @@ class JudgeSpec:
             if choice.kind == "none":
                 return cls("none")
             if choice.kind == "cascade":
-                raise ConfigError("the cascade judge does not run on the Ray engine yet; use --judge offline or "
-                                  "openai:MODEL@URL there, or run the cascade with the local engine")
+                raise ConfigError(CASCADE_REFUSED)
             from ..judges.llm.config import LLMConfig, parse_judge_spec
 
             model, url = parse_judge_spec(choice.llm or choice.text)
@@ -74,6 +127,23 @@ class JudgeSpec:
 
         if isinstance(judge, OfflineJudge):
             return cls("offline")
+        from ..judges.llm.cascade import CascadeJudge
+
+        inner = _llm_inside(judge)
+        if isinstance(inner, CascadeJudge):
+            raise ConfigError(CASCADE_REFUSED)
+        if inner is not None:  # each worker would get its own copy: its own budget, limits and cache
+            raise ConfigError(f"the judge object {type(judge).__name__} wraps an LLM judge, which the Ray engine "
+                              "cannot share between its workers (each would apply the budget and limits on its "
+                              "own): give the LLM judge itself (judge=LLMJudge(...) or 'openai:MODEL@URL'), or run "
+                              "this judge with the local engine (leave out --engine ray)")
+        try:  # it travels to every worker (pickled as Ray does): say so here, not with Ray's traceback
+            _dumps(judge)
+        except Exception as exc:
+            raise ConfigError(f"the judge object {type(judge).__name__} cannot be sent to the Ray workers: it does "
+                              f"not pickle ({type(exc).__name__}: {exc}). Give a judge that pickles (no open "
+                              "connections, files or locks), a built-in judge ('offline', 'openai:MODEL@URL'), or "
+                              "run with the local engine (leave out --engine ray)") from None
         return cls("object", judge=judge)
 
     def start_limiter(self) -> Any:

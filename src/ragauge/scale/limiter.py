@@ -9,18 +9,24 @@ rules are the same) plus a count of requests in flight; the driver starts it as 
 :class:`SharedBudget` (the budget door the judge calls) and :class:`SharedLimitClient` (the HTTP
 client whose slot and rate window are the actor's).
 
-A worker that dies mid-call does not give back its slot or its budget reservation: the limiter then
-errs on the safe side (one slot fewer, the reservation's worst case held until the run ends), so a death
-never lets the run spend past a limit. A dead *limiter* is not restarted (it would forget the spend):
-the run fails loudly instead.
+A request slot is a *lease*: it names its holder (the worker's Ray actor, process and node) and expires
+one whole-request deadline (``timeout``) plus :data:`LEASE_MARGIN` after it was taken. A worker that dies
+mid-call never gives its slot back, so when every slot is taken the limiter takes back the leases whose
+holder is gone (its actor dead, or restarted as another process) and those past their expiry; without
+that, one killed worker would hold a slot forever (with ``concurrency=1``, the run would hang). Its
+budget reservation is not taken back: the limiter errs on the safe side there (the reservation's worst
+case is held until the run ends), so a death never lets the run spend past a limit. A dead *limiter* is
+not restarted (it would forget the spend): the run fails loudly instead.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import os
+import time
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import BudgetExceededError
 from ..judges.llm.budget import Budget, Prices, Reservation, Spend
@@ -32,6 +38,16 @@ __all__ = ["LimiterState", "SharedBudget", "SharedLimitClient", "start_limiter"]
 
 #: How long a worker waits before asking the actor again for a slot or a reservation.
 POLL_SECONDS = 0.01
+#: Seconds a slot's lease outlives the request's whole-request deadline (``LLMConfig.timeout``).
+LEASE_MARGIN = 30.0
+#: How often (seconds, at most) a limiter whose slots are all taken asks Ray whether their holders live.
+HOLDER_CHECK_SECONDS = 0.5
+#: A lease younger than this is not asked about: the check is a call to Ray's control plane inside the limiter,
+#: which serves every worker one call at a time, and a request that just started is not the one that hangs.
+HOLDER_MIN_AGE_SECONDS = 2.0
+
+#: A slot's holder: ``(actor id or None, pid, node id or None)``; ``None``: anonymous (no liveness check).
+Holder = tuple[str | None, int, str | None]
 
 
 class _MustWait(Exception):
@@ -49,28 +65,87 @@ class LimiterState:
     def __init__(self, *, concurrency: int, requests_per_minute: float | None = None,
                  tokens_per_minute: float | None = None, max_calls: int | None = None,
                  max_tokens: int | None = None, max_cost: float | None = None,
-                 prices: Prices | None = None) -> None:
+                 prices: Prices | None = None, lease_seconds: float | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 holder_alive: Callable[[Holder], bool | None] | None = None) -> None:
+        """``lease_seconds``: how long a slot is held at most (``None``: until given back or its holder is
+        gone); ``holder_alive``: whether a holder still runs (``None``: unknown; default: asks Ray)."""
         if concurrency < 1:
             raise ValueError(f"concurrency must be at least 1, got {concurrency}")
         self.concurrency = concurrency
         self.budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_cost=max_cost, prices=prices)
         # the window's "sleep" refuses instead: the caller (a worker) waits, not the actor
         self.rate = RateLimiter(requests=requests_per_minute, tokens=tokens_per_minute, sleep=_refuse)
-        self.in_flight = 0
+        self.lease_seconds = lease_seconds
+        self._clock = clock
+        self._holder_alive = holder_alive or _ray_holder_alive
+        self._leases: dict[int, tuple[Holder | None, float | None]] = {}  # token -> (holder, expiry)
+        self._taken: dict[int, float] = {}  # token -> when it was leased
+        self._tokens = itertools.count(1)
+        self._checked_at: float | None = None
         self.max_in_flight = 0  #: the most requests in flight at once, over the run (for tests and reports)
         self.requests = 0
+        self.reclaimed = 0  #: slots taken back from dead holders or past their lease
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._leases)
 
     # --- concurrency ------------------------------------------------------------------------------
-    def slot_try(self) -> bool:
-        if self.in_flight >= self.concurrency:
-            return False
-        self.in_flight += 1
+    def slot_lease(self, holder: Holder | None = None) -> int | None:
+        """A slot for ``holder``: its lease token (give it to :meth:`slot_return`), or ``None`` when all
+        ``concurrency`` slots are taken by live holders within their lease."""
+        if len(self._leases) >= self.concurrency:
+            self._reclaim()
+            if len(self._leases) >= self.concurrency:
+                return None
+        now = self._clock()
+        token = next(self._tokens)
+        self._leases[token] = (holder, None if self.lease_seconds is None else now + self.lease_seconds)
+        self._taken[token] = now
         self.requests += 1
-        self.max_in_flight = max(self.max_in_flight, self.in_flight)
-        return True
+        self.max_in_flight = max(self.max_in_flight, len(self._leases))
+        return token
+
+    def slot_return(self, token: int) -> None:
+        """Give back a lease (a lease already taken back is ignored: it frees no one else's slot)."""
+        self._leases.pop(token, None)
+
+    def slot_try(self) -> bool:
+        """An anonymous slot (no holder to check: only its lease expires)."""
+        return self.slot_lease() is not None
 
     def slot_release(self) -> None:
-        self.in_flight = max(0, self.in_flight - 1)
+        """Give back an anonymous slot taken with :meth:`slot_try`."""
+        for token, (holder, _) in self._leases.items():
+            if holder is None:
+                del self._leases[token]
+                return
+
+    def _reclaim(self) -> None:
+        """Take back the leases past their expiry, and (at most every :data:`HOLDER_CHECK_SECONDS`) those
+        whose holder no longer runs."""
+        now = self._clock()
+        gone = [t for t, (_, until) in self._leases.items() if until is not None and now >= until]
+        if self._checked_at is None or now - self._checked_at >= HOLDER_CHECK_SECONDS:
+            self._checked_at = now
+            verdict: dict[Holder, bool | None] = {}
+            for token, (holder, _) in self._leases.items():
+                if holder is None or holder[0] is None or token in gone:
+                    continue
+                if now - self._taken.get(token, now) < HOLDER_MIN_AGE_SECONDS:
+                    continue
+                if holder not in verdict:
+                    try:
+                        verdict[holder] = self._holder_alive(holder)
+                    except Exception:  # noqa: BLE001 - a check that fails says nothing: the expiry still applies
+                        verdict[holder] = None
+                if verdict[holder] is False:
+                    gone.append(token)
+        for token in gone:
+            del self._leases[token]
+            self._taken.pop(token, None)
+        self.reclaimed += len(gone)
 
     # --- rate -------------------------------------------------------------------------------------
     def rate_try(self, tokens: int) -> tuple[int | None, float]:
@@ -109,7 +184,52 @@ class LimiterState:
 
     def report(self) -> dict[str, Any]:
         return {"spend": self.budget.spend.to_dict(), "requests": self.requests,
-                "max_in_flight": self.max_in_flight, "concurrency": self.concurrency}
+                "max_in_flight": self.max_in_flight, "concurrency": self.concurrency,
+                "slots_reclaimed": self.reclaimed}
+
+
+def _ray_holder_alive(holder: Holder) -> bool | None:
+    """Whether the Ray actor that took a slot still runs as the same process: ``False`` when Ray says the
+    actor is dead, restarting, or alive as another process (a restarted worker); ``None`` when it cannot
+    tell (then only the lease's expiry takes the slot back)."""
+    actor_id, pid, node = holder
+    if actor_id is None:
+        return None
+    try:  # the GCS actor table (Ray's public state API needs the dashboard, which a run may not have); a private
+        # API whose answer may change shape between Ray versions: anything unexpected means "cannot tell"
+        from ray._private.state import actors
+
+        info = actors(actor_id=actor_id)
+        if not isinstance(info, dict) or not info:
+            return None
+        state = info.get("State")
+        if state in ("DEAD", "RESTARTING"):
+            return False
+        if state != "ALIVE":
+            return None  # pending creation or unknown: not ours to judge
+        address = info.get("Address")
+        now_on = address.get("NodeID") if isinstance(address, dict) else None
+        if node and now_on and now_on != node:
+            return False  # restarted on another machine
+        now_pid = info.get("Pid")
+        if not isinstance(now_pid, int) or now_pid <= 0:
+            return None  # unset (0) or unknown: a live holder must never lose its slot on a guess
+        # another pid: restarted as another process (a worker and its raylet share a PID namespace: a Ray node
+        # is one machine or one pod)
+        return now_pid == pid
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _this_holder() -> Holder:
+    """This process as a slot holder: its Ray actor (when it is one), pid and node."""
+    try:
+        import ray
+
+        ctx = ray.get_runtime_context()
+        return ctx.get_actor_id(), os.getpid(), ctx.get_node_id()
+    except Exception:
+        return None, os.getpid(), None
 
 
 def start_limiter(config: LLMConfig, *, max_calls: int | None = None, max_tokens: int | None = None,
@@ -119,9 +239,10 @@ def start_limiter(config: LLMConfig, *, max_calls: int | None = None, max_tokens
     import ray
 
     actor = ray.remote(num_cpus=0, max_restarts=0)(LimiterState)
+    lease = config.timeout + LEASE_MARGIN if config.timeout else None  # timeout 0: no deadline, no expiry
     return actor.remote(concurrency=config.concurrency, requests_per_minute=config.requests_per_minute,
                         tokens_per_minute=config.tokens_per_minute, max_calls=max_calls, max_tokens=max_tokens,
-                        max_cost=max_cost, prices=prices)
+                        max_cost=max_cost, prices=prices, lease_seconds=lease)
 
 
 def _get(ref: Any) -> Any:
@@ -198,17 +319,26 @@ class _RemoteWindow:
 
 
 class _RemoteSlot:
-    """``async with``: one of the run's ``concurrency`` request slots, held for the HTTP request."""
+    """``async with``: one of the run's ``concurrency`` request slots, leased for the HTTP request (one
+    object per request: each holds its own lease token)."""
 
-    def __init__(self, limiter: Any) -> None:
+    def __init__(self, limiter: Any, holder: Holder) -> None:
         self._limiter = limiter
+        self._holder = holder
+        self._token: int | None = None
 
     async def __aenter__(self) -> None:
-        while not await self._limiter.slot_try.remote():
+        while True:
+            token = await self._limiter.slot_lease.remote(self._holder)
+            if token is not None:
+                self._token = token
+                return
             await asyncio.sleep(POLL_SECONDS)
 
     async def __aexit__(self, *exc: Any) -> None:
-        await self._limiter.slot_release.remote()
+        token, self._token = self._token, None
+        if token is not None:
+            await self._limiter.slot_return.remote(token)
 
 
 class SharedLimitClient(ChatClient):
@@ -216,7 +346,10 @@ class SharedLimitClient(ChatClient):
 
     def __init__(self, config: LLMConfig, limiter: Any) -> None:
         super().__init__(config, limiter=_RemoteWindow(limiter))  # type: ignore[arg-type]
-        self._slot = _RemoteSlot(limiter)
+        self._limiter_actor = limiter
+        self._holder: Holder | None = None
 
-    def _sem(self) -> Any:  # the per-loop semaphore of ChatClient, made global
-        return self._slot
+    def _sem(self) -> Any:  # the per-loop semaphore of ChatClient, made global: a lease per request
+        if self._holder is None:
+            self._holder = _this_holder()
+        return _RemoteSlot(self._limiter_actor, self._holder)

@@ -6,13 +6,16 @@ null when none). Reading every shard of a folder in name order gives the samples
 
 >>> import pyarrow.dataset as ds                                   # doctest: +SKIP
 >>> ds.dataset("out/shards").to_table().to_pandas()                # doctest: +SKIP
+
+A shard is written as ``part-NNNNN.parquet.tmp`` and renamed to its name once complete (``os.replace``), so a
+run killed mid-write leaves no truncated ``part-*.parquet``: the readers see whole shards only.
 """
 
 from __future__ import annotations
 
-import uuid
-
 import json
+import os
+import uuid
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -57,8 +60,9 @@ class ShardWriter:
         self.pa, self.pq = _pyarrow()
         self.folder = Path(folder)
         if self.folder.exists() and (not self.folder.is_dir() or any(self.folder.iterdir())):
-            raise OutputError(f"{self.folder} is not empty" if self.folder.is_dir() else f"{self.folder} is a file",
-                              hint="Write the shards of one run into a new or empty folder")
+            raise OutputError(f"{self.folder} is not empty: it may hold another or an unfinished run's shards"
+                              if self.folder.is_dir() else f"{self.folder} is a file",
+                              hint="Write the shards of one run into a new or empty folder (or empty this one)")
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -79,9 +83,13 @@ class ShardWriter:
                                                                     pa.field(f"{name}:reason", pa.string()),
                                                                     pa.field(f"{name}:artifacts", pa.string()))],
                            metadata={RUN_ID_KEY: self.run_id.encode()})
+        final = self.folder / f"part-{block.index:05d}.parquet"
+        tmp = final.with_name(final.name + ".tmp")  # whole or absent under the final name: renamed once written
         try:
-            pq.write_table(pa.Table.from_pydict(table, schema=schema), self.folder / f"part-{block.index:05d}.parquet")
+            pq.write_table(pa.Table.from_pydict(table, schema=schema), tmp)
+            os.replace(tmp, final)
         except OSError as exc:
+            tmp.unlink(missing_ok=True)
             raise OutputError(f"cannot write a shard to {self.folder}: {exc}") from None
         self.shards += 1
         self.samples += len(block.ids)

@@ -84,6 +84,11 @@ class StoreSource:
         if not is_store_url(self.url):
             raise ConfigError(f"{self.url!r} is not a database URL; use sqlite:///ragauge.db or "
                               "postgresql+psycopg://user@host/db (the URL given to ragauge serve --db)")
+        scheme = self.url.split("://", 1)[0].lower()
+        if scheme.split("+", 1)[0] == "postgres":  # Heroku's spelling: SQLAlchemy knows postgresql:// only
+            fixed = "postgresql+psycopg://" + self.url.split("://", 1)[1]
+            raise ConfigError(f"{scheme}:// is not a SQLAlchemy URL scheme: write postgresql+psycopg://... "
+                              f"(here: {_hide_password(fixed)}; the URL given to ragauge serve --db)")
         for name in ("since", "until"):
             object.__setattr__(self, name, parse_time(getattr(self, name), option=name))
         if self.since is not None and self.until is not None and self.until <= self.since:
@@ -120,6 +125,14 @@ class StoreSource:
         return conds
 
 
+def _hide_password(url: str) -> str:
+    head, at, tail = url.rpartition("@")
+    if not at or ":" not in head.split("://", 1)[-1]:
+        return url
+    scheme, _, cred = head.partition("://")
+    return f"{scheme}://{cred.split(':', 1)[0]}:***@{tail}"
+
+
 def _iso(t: float | None) -> str:
     return "-" if t is None else _dt.datetime.fromtimestamp(t, _dt.timezone.utc).isoformat(timespec="seconds")
 
@@ -149,14 +162,18 @@ def _engine(url: str, label: str, *, write: bool = False) -> Any:
             raise InputError("no such SQLite database file", file=label,
                              hint="Give the file ragauge serve writes (its --db), e.g. sqlite:///ragauge.db; "
                                   "four slashes for an absolute path: sqlite:////var/lib/ragauge.db")
-    if write:
-        from ..serve.db import make_engine
+    try:
+        if write:
+            from ..serve.db import make_engine
 
-        engine = make_engine(url)
-    elif parsed.get_backend_name() == "sqlite":
-        engine = sa.create_engine(url, connect_args={"timeout": 30})
-    else:
-        engine = sa.create_engine(url, pool_pre_ping=True)
+            engine = make_engine(url)
+        elif parsed.get_backend_name() == "sqlite":
+            engine = sa.create_engine(url, connect_args={"timeout": 30})
+        else:
+            engine = sa.create_engine(url, pool_pre_ping=True)
+    except (ImportError, sa.exc.NoSuchModuleError) as exc:
+        raise ConfigError(f"{label}: no database driver for {parsed.drivername!r} ({exc}); for PostgreSQL: "
+                          "pip install 'psycopg[binary]' and use postgresql+psycopg://...") from None
     try:
         tables = set(sa.inspect(engine).get_table_names())
     except sa.exc.SQLAlchemyError as exc:
@@ -223,17 +240,22 @@ def store_records(block: Any) -> Iterator[tuple[Any, dict[str, Any]]]:
 
 
 def judge_label(judge_spec: Any) -> str:
-    """What the collector writes in ``scores.judge`` for this run's judge; an LLM judge is refused (see above)."""
-    from .judge_spec import JudgeSpec
+    """What the collector writes in ``scores.judge`` for this run's judge; an LLM judge (a cascade, or an object
+    wrapping one, too) is refused (see above). Both engines call it with the run's ``judge`` setting as given
+    (``"auto"``, the default, is ``offline`` even when only retrieval metrics run: the collector's label)."""
+    from .judge_spec import JudgeSpec, uses_llm
 
-    spec = JudgeSpec.of(judge_spec)
-    if spec.kind == "llm":
+    if uses_llm(judge_spec):
         raise ConfigError("writing an LLM judge's scores back to the store is not supported: the collector keeps "
                           "them as METRIC:llm beside the offline scores (ragauge serve --llm-judge). Score with the "
                           "offline judge to write back, or leave out --to-store")
-    if spec.kind == "object":
-        return type(spec.judge).__name__
-    return spec.kind
+    if judge_spec is None or isinstance(judge_spec, (str, JudgeSpec)):
+        spec = JudgeSpec.of(judge_spec)
+        return type(spec.judge).__name__ if spec.kind == "object" else spec.kind
+    from ..judges.offline.judge import OfflineJudge
+
+    # a judge object: named as is (not JudgeSpec.of, whose check that it pickles is the Ray engine's)
+    return "offline" if isinstance(judge_spec, OfflineJudge) else type(judge_spec).__name__
 
 
 def write_scores(url: str, ids: Sequence[str], columns: Mapping[str, Any], *, judge: str) -> int:

@@ -2,13 +2,20 @@
 
 Scoring a block is exactly the local engine's step (``engine.scoring.score_columns``: the formulas, then
 every judge metric's requests answered round by round) over the block's samples, so a sample's values,
-reasons and artifacts do not depend on which engine or worker scored it (every family scores a sample
-from that sample alone; ``tests/scale/test_equality.py`` holds it to that).
+reasons and artifacts do not depend on which engine or worker scored it (every family the workers get
+scores a sample from that sample alone; ``noise_robustness``, which joins a variant to its clean sample, is
+scored on the driver: ``ray_engine.CROSS_SAMPLE_FAMILIES``; ``tests/scale/test_equality.py`` holds it to that).
 
 An error ragauge raises on purpose (bad input, budget exceeded, judge unreachable) comes back to the
 driver as the block's result and is raised there as it is; it is not retried (the same block would fail
 again). A worker process that dies is restarted by Ray and its block is run again (Ray Data's actor pool
 retries tasks of a dead actor); the driver keeps one result per block.
+
+Beside the columns, a block brings back what the driver needs to say about the run as the local engine
+does: the golden-set review counts of its samples (``golden``), and for an LLM judge the block's usage
+(``usage``: the judge's ``usage_report()`` over this block's calls only), its asks and usable replies
+(``asks``) and, while this worker's judge has produced no verdict at all, the judge's no-verdict message
+(``no_verdict``). ``engine.on_ray`` adds them up (a run with asks and no usable reply exits 3 there).
 """
 
 from __future__ import annotations
@@ -41,18 +48,47 @@ class ScoredBlock:
     seconds: float = 0.0  #: read + score time in the worker
     cpu_seconds: float = 0.0  #: the worker process's CPU time for it (load on the machine does not inflate it)
     error: BaseException | None = field(default=None, repr=False)
+    golden: dict[str, Any] | None = None  #: ``engine.golden_review`` of the block's samples
+    usage: dict[str, Any] | None = None  #: an LLM judge's usage report for this block's calls
+    asks: tuple[int, int] = (0, 0)  #: an LLM judge's (asks sent, asks answered usably) for this block
+    no_verdict: str | None = None  #: the worker judge's no-verdict message (no usable reply yet), else None
 
 
 def score_block(block: Block, specs: Sequence[MetricSpec], judge: Any, *,
                 field_map: Mapping[str, str] | None = None) -> ScoredBlock:
     """Read and score one block in this process (what a worker does; also the unit tests' door)."""
+    from ..engine.golden_review import golden_review
     from ..engine.scoring import score_columns  # the local engine's own step: one home for scoring
 
     t0, c0 = time.perf_counter(), time.process_time()
     samples = read_block(block, field_map=field_map)
+    llm = _llm_judge(judge)
+    if llm is not None:  # this block's calls on a ledger of their own (the judge lives across blocks)
+        from ..judges.llm.usage import UsageLedger
+
+        llm.ledger = UsageLedger(llm.budget.prices)
+        if getattr(llm, "_embedder", None) is not None:  # made once with the first block's ledger: re-point it
+            llm._embedder.ledger = llm.ledger
+        asks0, answered0 = llm.asks, llm.answered
     columns = score_columns(specs, samples, judge)
-    return ScoredBlock(block.index, [s.id for s in samples], [tuple(s.tags) for s in samples], columns,
-                       f"{socket.gethostname()}:{os.getpid()}", time.perf_counter() - t0, time.process_time() - c0)
+    out = ScoredBlock(block.index, [s.id for s in samples], [tuple(s.tags) for s in samples], columns,
+                      f"{socket.gethostname()}:{os.getpid()}", time.perf_counter() - t0, time.process_time() - c0,
+                      golden=golden_review(samples))
+    if llm is not None:
+        out.usage = llm.usage_report()
+        out.asks = (llm.asks - asks0, llm.answered - answered0)
+        err = llm.no_verdict_error()
+        out.no_verdict = None if err is None else str(err)
+    return out
+
+
+def _llm_judge(judge: Any) -> Any:
+    """The worker's LLM judge (``JudgeSpec.build`` makes one for ``kind="llm"``), else ``None``."""
+    if judge is None:
+        return None
+    from ..judges.llm.judge import LLMJudge
+
+    return judge if isinstance(judge, LLMJudge) else None
 
 
 class BlockScorer:
