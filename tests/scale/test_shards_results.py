@@ -18,7 +18,7 @@ from ragauge.errors import InputError
 from ragauge.scale.compact import CompactRun
 from ragauge.scale.io import plan_blocks
 from ragauge.scale.shards import ShardWriter
-from ragauge.scale.shards_run import _check_unique, results_from_compact
+from ragauge.scale.shards_run import UniqueIds, results_from_compact
 from ragauge.scale.shard_read import shard_files, shards_block
 from ragauge.scale.worker import score_block
 from scale_data import mixed_records, write_jsonl
@@ -35,13 +35,14 @@ def shard_run(path, folder, cfg):
     prof = _profile(cfg)
     specs = _specs(cfg, prof, _probe(str(path), cfg))
     writer, compact = ShardWriter(folder), CompactRun([s.name for s in specs])
+    unique = UniqueIds(writer.folder, str(path))
     for b in plan_blocks(str(path), block_size=7):
         block = score_block(b, specs, None)
+        unique(block)
         writer(block)
         compact(block)
     compact.freeze()
     files = sorted(writer.folder.glob("part-*.parquet"))
-    _check_unique(compact, files, str(path), folder)
     return results_from_compact(compact, specs, prof, cfg, str(path),
                                 shards_block(folder, files=writer.shards, n_samples=writer.samples), files,
                                 lang=cfg.lang)

@@ -27,7 +27,6 @@ from ..metrics.column import ScoreColumn
 
 __all__ = ["CompactColumn", "CompactRun", "NullableValues"]
 
-_MASK64 = (1 << 64) - 1
 
 
 class NullableValues(Sequence[Any]):
@@ -140,18 +139,17 @@ class CompactColumn:
 
 class CompactRun:
     """The driver's side of a ``--shards`` run: a sink of ``score_run``'s blocks (call it with each block in
-    input order) keeping :class:`CompactColumn` per metric, tag positions and id hashes."""
+    input order) keeping :class:`CompactColumn` per metric and tag positions (repeated ids are refused before it,
+    block by block, by ``shards_run.UniqueIds``)."""
 
     def __init__(self, metrics: Sequence[str]) -> None:
         self.columns: dict[str, CompactColumn] = {m: CompactColumn() for m in metrics}
         self._tags: dict[str, Any] = {}
-        self._hashes: Any = array("Q")
         self.n = 0
         self.blocks = 0
 
     def __call__(self, block: Any) -> None:
         start = self.n
-        self._hashes.extend(hash(i) & _MASK64 for i in block.ids)
         for k, tags in enumerate(block.tags):
             for t in dict.fromkeys(tags):
                 pos = self._tags.get(t)
@@ -172,18 +170,9 @@ class CompactRun:
             col.freeze()
         return self
 
-    def duplicate_candidates(self) -> list[tuple[int, int]]:
-        """Pairs of positions whose ids hash alike (first, later), in input order; confirm them on the ids."""
-        h = np.frombuffer(self._hashes, dtype=np.uint64) if len(self._hashes) else np.zeros(0, np.uint64)
-        order = np.argsort(h, kind="stable")
-        hs = h[order]
-        same = np.nonzero(hs[1:] == hs[:-1])[0]
-        pairs = [(int(order[i]), int(order[i + 1])) for i in same.tolist()]
-        return sorted((min(a, b), max(a, b)) for a, b in pairs)
-
     def nbytes(self) -> int:
         """Bytes of the arrays kept (for the docs' per-sample figure)."""
-        total = self._hashes.itemsize * len(self._hashes) + sum(a.itemsize * len(a) for a in self._tags.values())
+        total = sum(a.itemsize * len(a) for a in self._tags.values())
         for col in self.columns.values():
             for a in (col._values, col._codes):
                 total += a.nbytes if isinstance(a, np.ndarray) else a.itemsize * len(a)

@@ -91,21 +91,6 @@ class UniqueIds:
         # a 64-bit hash collision of two different ids: nothing to refuse
 
 
-def _check_unique(compact: CompactRun, files: list[Any], label: str | None, folder: Any) -> None:
-    """A duplicate id over the whole input is refused, as ``score_run`` does: hash matches confirmed on the ids."""
-    pairs = compact.duplicate_candidates()
-    if not pairs:
-        return
-    from .shard_read import shard_ids
-
-    ids = shard_ids(files)
-    for a, b in pairs:
-        if ids[a] == ids[b]:
-            raise InputError(f"duplicate sample id {ids[a]!r} at positions {a} and {b}", file=label, field="id",
-                             hint=f"every sample needs a unique id (the shards written to {folder} hold this "
-                                  "run's blocks: use a new folder for the next run)")
-
-
 def evaluate_into_shards(data: Any, cfg: Any, specs: Sequence[Any], judge_spec: Any, *, shards: str | os.PathLike[str],
                          prof: Any, source: str | None, no_judge: Sequence[str], lang: str | None,
                          extra_sinks: Sequence[Callable[[Any], Any]] = (),
@@ -126,7 +111,6 @@ def evaluate_into_shards(data: Any, cfg: Any, specs: Sequence[Any], judge_spec: 
     from .shard_read import ordered_shards
 
     files = ordered_shards(writer.folder)
-    _check_unique(compact, files, _label(data), writer.folder)
     from .shard_read import shards_block
 
     block = shards_block(writer.folder, files=writer.shards, n_samples=writer.samples, run_id=writer.run_id)
