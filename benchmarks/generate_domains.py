@@ -1,6 +1,6 @@
 """Golden-set generation on the test corpora of other domains (tests/generate/_domain_corpora.py, the corpora
 of the second review round in tests/generate/_unseen_corpora.py, of the third in _round3_corpora.py and of the
-fourth in _round4_corpora.py).
+fourth in _round4_corpora.py, the blind corpora of the ninth in _round9_corpora.py).
 
     .venv/bin/python benchmarks/generate_domains.py [--n 30] [--show 5]     # offline: counts per corpus
     .venv/bin/python benchmarks/generate_domains.py --n 30 --markdown       # + the questions, as Markdown tables
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "generate"))
 
 #: Question words a template adds (not content from another domain).
-FRAME = {"сколько", "какой", "каков", "как", "что", "когда", "стоить", "срок", "размер", "быть", "долго",
+FRAME = {"сколько", "какой", "каков", "каковой", "как", "что", "когда", "стоить", "срок", "размер", "быть", "долго",
          "how", "what", "much", "many", "when", "soon", "long", "cost", "doe", "do", "is", "be", "are",
          "число", "продолжительность", "такой", "время", "часто", "предел", "ставка", "mean", "date", "far",
          "advanc", "weight", "length", "age", "time", "often", "case", "случай", "возраст", "процент"}
@@ -46,13 +46,15 @@ CHECKS = ("reference_number_not_in_chunk", "reference_not_supported_by_judge", "
 
 
 def _corpora() -> dict[str, object]:
-    """Corpus name -> the module that writes it (first round, then the second review round's)."""
+    """Corpus name -> the module that writes it (first round, then the later review rounds', the ninth last)."""
     import _domain_corpora
     import _round3_corpora
     import _round4_corpora
+    import _round9_corpora
     import _unseen_corpora
 
-    return {name: module for module in (_domain_corpora, _unseen_corpora, _round3_corpora, _round4_corpora)
+    return {name: module for module in (_domain_corpora, _unseen_corpora, _round3_corpora, _round4_corpora,
+                                        _round9_corpora)
             for name in module.CORPORA}
 
 

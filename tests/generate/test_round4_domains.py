@@ -57,11 +57,13 @@ def test_an_attribute_of_two_cards_is_asked_of_each_card_in_russian(runs) -> Non
 
 
 def test_a_question_from_one_of_two_cards_names_its_card(runs) -> None:
-    """Only the Gold card's section states cashback; a reader of both cards' tariffs still needs to know which."""
+    """The Gold card's "card purchases" sentence names a card, and both cards state a withdrawal fee: asked of
+    their card. The Russian Gold sentence («Кешбэк начисляется в размере 2% от суммы покупок») names no card and no
+    other section states cashback: one answer in the corpus, asked without a card (stop 24, qualifier.of_siblings)."""
     asked = _asked(runs, "bank_en")
     assert "At what rate is cashback paid for the Gold card?" in asked
     assert "What is the fee for cash withdrawals at other banks' ATMs for the Classic card?" in asked
-    assert "В каком размере начисляется кешбэк по карте Gold?" in _asked(runs, "tariffs_ru")
+    assert "В каком размере начисляется кешбэк?" in _asked(runs, "tariffs_ru")
 
 
 def test_a_question_that_names_its_card_is_not_qualified_twice(runs) -> None:
@@ -105,10 +107,10 @@ def test_english_ceilings_surcharges_and_ranges_are_asked(runs, question, refere
 @pytest.mark.parametrize("question, start", [
     ("Каков максимальный вес одного поддона?", "Вес одного поддона не должен"),
     ("Какова максимальная объявленная ценность?", "Объявленная ценность не может"),
-    ("Какой суммой ограничена ответственность перевозчика?", "Ответственность перевозчика ограничена"),
+    ("Каков лимит ответственности перевозчика?", "Ответственность перевозчика ограничена"),
     ("Какая доплата взимается за посылки весом более 20 кг?", "За посылки весом более 20 кг"),
     ("В какой срок выполняется стандартная доставка?", "Стандартная доставка выполняется от 3 до 5"),
-    ("Какой комиссией облагается снятие наличных в банкоматах других банков по карте Classic?", "Снятие наличных"),
+    ("Какова комиссия за снятие наличных в банкоматах других банков?", "Снятие наличных"),
 ], ids=["not-exceed-weight", "not-exceed-measure", "limited-to-sum", "surcharge", "range", "instrumental-fee"])
 def test_russian_ceilings_surcharges_and_ranges_are_asked(runs, question, start) -> None:
     assert _asked(runs, "tariffs_ru").get(question, "").startswith(start)

@@ -44,8 +44,8 @@ def test_a_state_granted_for_a_time_is_a_duration(sentence: str, question: str) 
     ("Ответ на обращение предоставляется в течение 30 дней.", "В какой срок предоставляется ответ на обращение?"),
     ("Компенсация предоставляется в течение 10 дней после подачи заявления.",
      "В какой срок предоставляется компенсация?"),
-    ("Уведомление направляется не позднее чем за 2 месяца до увольнения.",  # «не позднее»: a deadline
-     "В какой срок направляется уведомление?"),
+    ("Уведомление направляется не позднее чем за 2 месяца до увольнения.",  # «не позднее»: a deadline, asked
+     "За сколько месяцев до увольнения нужно направить уведомление?"),  # as a lead time since round 9
 ])
 def test_an_action_to_complete_within_a_window_stays_a_deadline(sentence: str, question: str) -> None:
     assert _asked(sentence) == (question, "deadline")
@@ -64,9 +64,10 @@ def test_a_count_back_from_an_event_is_asked_with_the_event(sentence: str, quest
 
 
 def test_an_event_that_refers_back_keeps_the_deadline_question() -> None:
-    # «до его начала»: the question could not say to what, so it asks the deadline as before
+    # «до его начала»: the question could not say to what, so it leaves the event out; a lead time («не позднее чем
+    # за») is asked «За сколько дней …» since round 9 (it was «В какой срок руководителю подаётся заявление …?»)
     assert _asked("Заявление на отпуск подаётся руководителю не позднее чем за 14 календарных дней до его "
-                  "начала.") == ("В какой срок руководителю подаётся заявление на отпуск?", "deadline")
+                  "начала.") == ("За сколько дней нужно подать руководителю заявление на отпуск?", "deadline")
 
 
 @pytest.mark.parametrize("sentence, question, kind", [

@@ -47,11 +47,11 @@ def test_every_section_with_a_number_gets_a_question(runs, name) -> None:
 @pytest.mark.parametrize("question, reference", [
     ("На сколько платежей выплачивается материальная помощь в рассрочку?",
      "Материальная помощь выплачивается единовременно или в рассрочку на 3 платежа."),
-    ("Какой понижающий коэффициент применяется студентам со стажем работы менее 1 года?",
+    ("Какой понижающий коэффициент применяется к студентам со стажем работы менее 1 года?",
      "Студентам со стажем работы менее 1 года применяется понижающий коэффициент 0,8."),
-    ("Студентам какого возраста общежитие предоставляется только по решению ректора?",
+    ("С какого возраста студентам общежитие предоставляется только по решению ректора?",
      "Студентам старше 25 лет общежитие предоставляется только по решению ректора."),
-    ("Сколько составляют расходы университета при отчислении?",
+    ("Сколько удерживается из оплаты при отчислении?",
      "При отчислении возвращается часть оплаты за вычетом расходов университета в размере 15%."),
     ("В течение какого срока с даты приказа студент может обжаловать решение комиссии?",
      "В течение 10 календарных дней с даты приказа студент может обжаловать решение комиссии."),
@@ -59,8 +59,9 @@ def test_every_section_with_a_number_gets_a_question(runs, name) -> None:
      "Место в общежитии предоставляется студентам с 2 курса."),
     # the noun group stays in its order (it was "семьям многодетным")
     ("Какая скидка предоставляется многодетным семьям?", "Многодетным семьям предоставляется скидка 20% на проживание."),
-    # an age, not a duration, and the participle phrase kept whole (it was "Как долго принимаются дети достигшие …")
-    ("На программу принимаются слушатели, достигшие какого возраста на дату подачи заявления?",
+    # an age, not a duration, asked as its bound (it was "Как долго принимаются дети достигшие …", then
+    # «… слушатели, достигшие какого возраста на дату подачи заявления?»)
+    ("С какого возраста на программу принимаются слушатели?",
      "На программу принимаются слушатели, достигшие возраста 18 лет на дату подачи заявления."),
     ("Сколько месяцев действует справка о доходах?",
      "Справка о доходах оформляется в день обращения и действует 6 месяцев."),
@@ -75,9 +76,10 @@ def test_russian_sentence_forms_are_asked_naturally(runs, question, reference) -
 
 
 @pytest.mark.parametrize("question, reference", [
-    ("How soon must you give notice?", "You must give notice within 30 days before the next billing date."),
+    ("How much notice must you give before the next billing date?",
+     "You must give notice within 30 days before the next billing date."),
     ("When is freezing allowed?", "Freezing is allowed when the absence lasts more than 14 days."),
-    ("How many hours before the class can class bookings be cancelled free of charge?",
+    ("How far in advance can class bookings be cancelled free of charge?",
      "Class bookings can be cancelled free of charge up to 12 hours before the class."),
     ("From what age do members pay a reduced fee of $20 per month?",
      "Members aged 65 or over pay a reduced fee of $20 per month."),

@@ -11,7 +11,7 @@ one concurrency and rate limit for all workers) and the shared reply cache path.
 from __future__ import annotations
 
 import pickle
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import ConfigError
@@ -89,7 +89,22 @@ class JudgeSpec:
     prices: Prices | None = None
     cache_path: str | None = None
     offline_cache_dir: str | None = None
-    judge: Any = None
+    judge: Any = None  #: ``kind="object"``: the user's judge, on the driver (:meth:`for_workers` leaves it there)
+    judge_bytes: bytes | None = field(default=None, repr=False)  #: the judge, pickled once by :meth:`of`
+    judge_ref: Any = field(default=None, repr=False)  #: those bytes in Ray's object store (:meth:`for_workers`)
+
+    def for_workers(self) -> "JudgeSpec":
+        """The spec the workers get (``ray`` initialised): an object judge as a reference to the bytes :meth:`of`
+        pickled, put once in Ray's object store. Not the object, which Ray would pickle again (and Ray Data
+        deep-copies its operators' arguments for its run metadata); not the bytes, which the driver would then
+        hold for the whole run."""
+        if self.judge_bytes is None:
+            return self
+        import numpy as np
+        import ray
+
+        data = ray.put(np.frombuffer(self.judge_bytes, dtype=np.uint8))  # a buffer: one copy, read in place
+        return replace(self, judge=None, judge_bytes=None, judge_ref=data)
 
     @classmethod
     def of(cls, judge: Any, *, cache_path: str | None = None) -> "JudgeSpec":
@@ -137,14 +152,14 @@ class JudgeSpec:
                               "cannot share between its workers (each would apply the budget and limits on its "
                               "own): give the LLM judge itself (judge=LLMJudge(...) or 'openai:MODEL@URL'), or run "
                               "this judge with the local engine (leave out --engine ray)")
-        try:  # it travels to every worker (pickled as Ray does): say so here, not with Ray's traceback
-            _dumps(judge)
+        try:  # pickled once, here, as Ray does: the bytes travel (an unpicklable judge is said here, not by Ray)
+            data = _dumps(judge)
         except Exception as exc:
             raise ConfigError(f"the judge object {type(judge).__name__} cannot be sent to the Ray workers: it does "
                               f"not pickle ({type(exc).__name__}: {exc}). Give a judge that pickles (no open "
                               "connections, files or locks), a built-in judge ('offline', 'openai:MODEL@URL'), or "
                               "run with the local engine (leave out --engine ray)") from None
-        return cls("object", judge=judge)
+        return cls("object", judge=judge, judge_bytes=data)
 
     def start_limiter(self) -> Any:
         """The run's limiter actor for an LLM judge (``None`` for the others)."""
@@ -159,8 +174,14 @@ class JudgeSpec:
         """The judge, in a worker (models load here, once per worker)."""
         if self.kind == "none":
             return None
-        if self.kind == "object":
-            return self.judge
+        if self.kind == "object":  # the driver's own object, or (in a worker) the bytes the driver pickled
+            if self.judge is not None:
+                return self.judge
+            if self.judge_ref is not None:
+                import ray
+
+                return pickle.loads(ray.get(self.judge_ref))
+            return pickle.loads(self.judge_bytes or b"")
         if self.kind == "offline":
             from ..judges.offline.judge import OfflineJudge
 
@@ -176,3 +197,4 @@ class JudgeSpec:
         cache = ReplyCache(self.cache_path or default_cache_path())
         return LLMJudge(self.llm, cache=cache, budget=SharedBudget(limiter, self.prices),  # type: ignore[arg-type]
                         client=SharedLimitClient(self.llm, limiter))
+

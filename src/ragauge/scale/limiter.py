@@ -13,7 +13,11 @@ A request slot is a *lease*: it names its holder (the worker's Ray actor, proces
 one whole-request deadline (``timeout``) plus :data:`LEASE_MARGIN` after it was taken. A worker that dies
 mid-call never gives its slot back, so when every slot is taken the limiter takes back the leases whose
 holder is gone (its actor dead, or restarted as another process) and those past their expiry; without
-that, one killed worker would hold a slot forever (with ``concurrency=1``, the run would hang). Its
+that, one killed worker would hold a slot forever (with ``concurrency=1``, the run would hang). With
+``timeout=0`` (no deadline, so no expiry) a lease is *renewed* instead: its holder renews it every
+:data:`RENEW_EVERY_SECONDS` while the request runs, and a lease not renewed for :data:`RENEW_SECONDS` is taken
+back, whether or not Ray can tell that its holder died. A request cancelled (or failed) while it waits for
+the limiter's answer gives back the slot the limiter grants it (:class:`_RemoteSlot`). Its
 budget reservation is not taken back: the limiter errs on the safe side there (the reservation's worst
 case is held until the run ends), so a death never lets the run spend past a limit. A dead *limiter* is
 not restarted (it would forget the spend): the run fails loudly instead.
@@ -45,6 +49,10 @@ HOLDER_CHECK_SECONDS = 0.5
 #: A lease younger than this is not asked about: the check is a call to Ray's control plane inside the limiter,
 #: which serves every worker one call at a time, and a request that just started is not the one that hangs.
 HOLDER_MIN_AGE_SECONDS = 2.0
+#: ``timeout=0``: a lease not renewed for this long is taken back (its holder renews it every
+#: :data:`RENEW_EVERY_SECONDS`: a live holder misses three renewals before it could lose its slot).
+RENEW_SECONDS = 60.0
+RENEW_EVERY_SECONDS = 15.0
 
 #: A slot's holder: ``(actor id or None, pid, node id or None)``; ``None``: anonymous (no liveness check).
 Holder = tuple[str | None, int, str | None]
@@ -59,6 +67,16 @@ def _refuse(seconds: float) -> Any:
     raise _MustWait(seconds)
 
 
+class _Lease:
+    """One slot held: its holder, when it was taken, and until when it holds without a renewal (``None``: no
+    expiry) and at most (``cap``, the request's deadline plus the margin; ``None``: none)."""
+
+    __slots__ = ("holder", "taken", "until", "cap")
+
+    def __init__(self, holder: Holder | None, taken: float, until: float | None, cap: float | None) -> None:
+        self.holder, self.taken, self.until, self.cap = holder, taken, until, cap
+
+
 class LimiterState:
     """The shared counters (plain Python: unit-tested without Ray; the actor is this class, remote)."""
 
@@ -66,10 +84,12 @@ class LimiterState:
                  tokens_per_minute: float | None = None, max_calls: int | None = None,
                  max_tokens: int | None = None, max_cost: float | None = None,
                  prices: Prices | None = None, lease_seconds: float | None = None,
-                 clock: Callable[[], float] = time.monotonic,
+                 renew_seconds: float | None = None, clock: Callable[[], float] = time.monotonic,
                  holder_alive: Callable[[Holder], bool | None] | None = None) -> None:
-        """``lease_seconds``: how long a slot is held at most (``None``: until given back or its holder is
-        gone); ``holder_alive``: whether a holder still runs (``None``: unknown; default: asks Ray)."""
+        """``lease_seconds``: how long a slot is held at most (``None``: no cap); ``renew_seconds``: a lease not
+        renewed (:meth:`slot_renew`) for this long is taken back (``None``: no renewal asked; with neither, a
+        slot is held until given back or its holder is gone); ``holder_alive``: whether a holder still runs
+        (``None``: unknown; default: asks Ray)."""
         if concurrency < 1:
             raise ValueError(f"concurrency must be at least 1, got {concurrency}")
         self.concurrency = concurrency
@@ -77,18 +97,22 @@ class LimiterState:
         # the window's "sleep" refuses instead: the caller (a worker) waits, not the actor
         self.rate = RateLimiter(requests=requests_per_minute, tokens=tokens_per_minute, sleep=_refuse)
         self.lease_seconds = lease_seconds
+        self.renew_seconds = renew_seconds
         self._clock = clock
         self._holder_alive = holder_alive or _ray_holder_alive
-        self._leases: dict[int, tuple[Holder | None, float | None]] = {}  # token -> (holder, expiry)
-        self._taken: dict[int, float] = {}  # token -> when it was leased
+        self._leases: dict[int, _Lease] = {}
         self._tokens = itertools.count(1)
         self._checked_at: float | None = None
         self.max_in_flight = 0  #: the most requests in flight at once, over the run (for tests and reports)
         self.requests = 0
-        self.reclaimed = 0  #: slots taken back from dead holders or past their lease
+        self.reclaimed = 0  #: slots taken back from dead holders, past their lease or not renewed
 
     @property
     def in_flight(self) -> int:
+        return len(self._leases)
+
+    def slots_held(self) -> int:
+        """Slots leased now (what :attr:`in_flight` says, callable on the actor)."""
         return len(self._leases)
 
     # --- concurrency ------------------------------------------------------------------------------
@@ -101,15 +125,26 @@ class LimiterState:
                 return None
         now = self._clock()
         token = next(self._tokens)
-        self._leases[token] = (holder, None if self.lease_seconds is None else now + self.lease_seconds)
-        self._taken[token] = now
+        self._leases[token] = _Lease(holder, now, None if self.renew_seconds is None else now + self.renew_seconds,
+                                     None if self.lease_seconds is None else now + self.lease_seconds)
         self.requests += 1
         self.max_in_flight = max(self.max_in_flight, len(self._leases))
         return token
 
-    def slot_return(self, token: int) -> None:
-        """Give back a lease (a lease already taken back is ignored: it frees no one else's slot)."""
-        self._leases.pop(token, None)
+    def slot_return(self, token: int | None) -> None:
+        """Give back a lease. ``None`` (a lease that was refused) and a lease already taken back are ignored:
+        it frees no one else's slot."""
+        if token is not None:
+            self._leases.pop(token, None)
+
+    def slot_renew(self, token: int) -> bool:
+        """Extend a renewable lease by :attr:`renew_seconds` from now; ``False`` when it was taken back."""
+        lease = self._leases.get(token)
+        if lease is None:
+            return False
+        if self.renew_seconds is not None:
+            lease.until = self._clock() + self.renew_seconds
+        return True
 
     def slot_try(self) -> bool:
         """An anonymous slot (no holder to check: only its lease expires)."""
@@ -117,23 +152,25 @@ class LimiterState:
 
     def slot_release(self) -> None:
         """Give back an anonymous slot taken with :meth:`slot_try`."""
-        for token, (holder, _) in self._leases.items():
-            if holder is None:
+        for token, lease in self._leases.items():
+            if lease.holder is None:
                 del self._leases[token]
                 return
 
     def _reclaim(self) -> None:
-        """Take back the leases past their expiry, and (at most every :data:`HOLDER_CHECK_SECONDS`) those
-        whose holder no longer runs."""
+        """Take back the leases past their cap or not renewed in time, and (at most every
+        :data:`HOLDER_CHECK_SECONDS`) those whose holder no longer runs."""
         now = self._clock()
-        gone = [t for t, (_, until) in self._leases.items() if until is not None and now >= until]
+        gone = [t for t, lease in self._leases.items()
+                if any(x is not None and now >= x for x in (lease.until, lease.cap))]
         if self._checked_at is None or now - self._checked_at >= HOLDER_CHECK_SECONDS:
             self._checked_at = now
             verdict: dict[Holder, bool | None] = {}
-            for token, (holder, _) in self._leases.items():
+            for token, lease in self._leases.items():
+                holder = lease.holder
                 if holder is None or holder[0] is None or token in gone:
                     continue
-                if now - self._taken.get(token, now) < HOLDER_MIN_AGE_SECONDS:
+                if now - lease.taken < HOLDER_MIN_AGE_SECONDS:
                     continue
                 if holder not in verdict:
                     try:
@@ -144,7 +181,6 @@ class LimiterState:
                     gone.append(token)
         for token in gone:
             del self._leases[token]
-            self._taken.pop(token, None)
         self.reclaimed += len(gone)
 
     # --- rate -------------------------------------------------------------------------------------
@@ -239,10 +275,18 @@ def start_limiter(config: LLMConfig, *, max_calls: int | None = None, max_tokens
     import ray
 
     actor = ray.remote(num_cpus=0, max_restarts=0)(LimiterState)
-    lease = config.timeout + LEASE_MARGIN if config.timeout else None  # timeout 0: no deadline, no expiry
+    lease, renew = _lease_terms(config)
     return actor.remote(concurrency=config.concurrency, requests_per_minute=config.requests_per_minute,
                         tokens_per_minute=config.tokens_per_minute, max_calls=max_calls, max_tokens=max_tokens,
-                        max_cost=max_cost, prices=prices, lease_seconds=lease)
+                        max_cost=max_cost, prices=prices, lease_seconds=lease, renew_seconds=renew)
+
+
+def _lease_terms(config: LLMConfig) -> tuple[float | None, float | None]:
+    """``(lease_seconds, renew_seconds)`` of the run's slots: a cap of the request deadline plus the margin;
+    with ``timeout=0`` (no deadline) no cap, a renewal instead (module doc)."""
+    if config.timeout:
+        return config.timeout + LEASE_MARGIN, None
+    return None, RENEW_SECONDS
 
 
 def _get(ref: Any) -> Any:
@@ -318,27 +362,60 @@ class _RemoteWindow:
         self._limiter.rate_settle.remote(ticket, tokens)  # fire and forget: the window only tightens later
 
 
+def _give_back(limiter: Any, token: Any) -> None:
+    """Send a slot back (a token, or the reference of a lease still being answered: Ray hands the actor the
+    token it granted, or ``None``), without waiting; a limiter that is gone has nothing to give back."""
+    try:
+        limiter.slot_return.remote(token)
+    except Exception:  # noqa: BLE001 - never hide the error (or cancellation) that is being raised
+        pass
+
+
 class _RemoteSlot:
     """``async with``: one of the run's ``concurrency`` request slots, leased for the HTTP request (one
-    object per request: each holds its own lease token)."""
+    object per request: each holds its own lease token). ``renew_every``: seconds between renewals of a
+    renewable lease (``timeout=0``), ``None`` for a lease that expires by itself.
 
-    def __init__(self, limiter: Any, holder: Holder) -> None:
+    Cancel- and exception-safe: a request cancelled (a timeout, a sibling's failure, Ctrl-C) or failed while
+    the limiter answers its lease asks the limiter to take back whatever it granted (the lease's own
+    reference is sent, so the give-back runs after the lease, never before it); once held, the slot is given
+    back on any exit, and the give-back is sent before any ``await``."""
+
+    def __init__(self, limiter: Any, holder: Holder, renew_every: float | None = None) -> None:
         self._limiter = limiter
         self._holder = holder
+        self._renew_every = renew_every
         self._token: int | None = None
+        self._renewer: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> None:
         while True:
-            token = await self._limiter.slot_lease.remote(self._holder)
+            ref = self._limiter.slot_lease.remote(self._holder)
+            try:
+                token = await ref
+            except BaseException:
+                _give_back(self._limiter, ref)
+                raise
             if token is not None:
                 self._token = token
+                if self._renew_every:
+                    self._renewer = asyncio.ensure_future(self._renew(token, self._renew_every))
                 return
             await asyncio.sleep(POLL_SECONDS)
 
+    async def _renew(self, token: int, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            self._limiter.slot_renew.remote(token)  # fire and forget: a late renewal of a returned lease is ignored
+
     async def __aexit__(self, *exc: Any) -> None:
         token, self._token = self._token, None
+        renewer, self._renewer = self._renewer, None
+        if renewer is not None:
+            renewer.cancel()
         if token is not None:
-            await self._limiter.slot_return.remote(token)
+            done = self._limiter.slot_return.remote(token)  # sent now: a cancellation of the wait below loses nothing
+            await done
 
 
 class SharedLimitClient(ChatClient):
@@ -348,8 +425,9 @@ class SharedLimitClient(ChatClient):
         super().__init__(config, limiter=_RemoteWindow(limiter))  # type: ignore[arg-type]
         self._limiter_actor = limiter
         self._holder: Holder | None = None
+        self._renew_every = None if _lease_terms(config)[1] is None else RENEW_EVERY_SECONDS
 
     def _sem(self) -> Any:  # the per-loop semaphore of ChatClient, made global: a lease per request
         if self._holder is None:
             self._holder = _this_holder()
-        return _RemoteSlot(self._limiter_actor, self._holder)
+        return _RemoteSlot(self._limiter_actor, self._holder, self._renew_every)

@@ -17,10 +17,9 @@ returns (values, reasons, artifacts) with each sample's id and tags. :func:`iter
 blocks over one by one in order instead, for a sink that writes them away (Parquet shards).
 
 Cross-sample metrics (``noise_robustness``: a noisy variant is scored against its clean sample, wherever that
-sample is in the input) are not scored by the workers: the driver reads the input once more in a streamed
-pass that keeps only the variants and their clean samples (:func:`_cross_sample_scores`), scores them with
-the run's judge and the metric's own code, exactly as the local engine scores the whole set, and fills
-those columns into each block as it arrives (before any sink sees it).
+sample is in the input) are scored by the same workers on blocks of whole variant groups that Ray tasks find
+in the input (:mod:`.cross`); those blocks go first, and their columns are filled into each of the input's
+blocks before it is handed over (before any sink sees it). The driver reads no sample and builds no judge.
 
 Faults: Ray restarts a dead actor and runs its block again; a block's result is kept once (by block
 index), each sample id must appear once over the input (a duplicate is an ``InputError`` naming both).
@@ -35,12 +34,12 @@ import pickle
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from ..data.schema import Sample
 from ..errors import InputError, MissingDependencyError, RagaugeError
 from ..metrics.column import ScoreColumn
 from ..metrics.spec import MetricSpec
-from .io import Block, plan_blocks, read_block, run_block_size
+from .io import plan_blocks, run_block_size
 from .connect import connect
+from .cross import CROSS_SAMPLE_FAMILIES, CrossFill, plan_cross_blocks
 from .judge_spec import JudgeSpec
 from .worker import BlockScorer, ScoredBlock
 
@@ -90,13 +89,13 @@ def iter_scored_blocks(specs: Sequence[MetricSpec], samples_or_source: Any, judg
     """The scored blocks in input order, each once. ``batch_size``: samples per block (default 256);
     ``workers``: scoring actors (default: the cluster's CPUs); ``address``: a Ray cluster (``"auto"``,
     ``"ray://HOST:10001"``); without it, a running Ray session is used, else a local one is started and
-    shut down at the end. ``run_info`` (a dict) receives ``llm``: the limiter's report at the end, and
-    ``cross_sample_judge``: the judge the driver scored the cross-sample metrics with (``None`` when none)."""
+    shut down at the end. ``run_info`` (a dict) receives ``llm``: the limiter's report at the end."""
     ray = _ray()
     spec = JudgeSpec.of(judge_spec)
     specs = list(specs)
     fmap = dict(field_map) if field_map else None
-    blocks = list(plan_blocks(samples_or_source, block_size=run_block_size(batch_size)))
+    size = run_block_size(batch_size)
+    blocks = list(plan_blocks(samples_or_source, block_size=size))
     cross = [s for s in specs if s.family in CROSS_SAMPLE_FAMILIES]
     on_workers = [s for s in specs if s.family not in CROSS_SAMPLE_FAMILIES]
     started = not ray.is_initialized()
@@ -104,21 +103,23 @@ def iter_scored_blocks(specs: Sequence[MetricSpec], samples_or_source: Any, judg
         connect(ray, address, runtime_env=_runtime_env() if address is None else None)
     _quiet(ray)
     try:
+        spec = spec.for_workers()  # an object judge: the bytes pickled by JudgeSpec.of, put once (not held here)
         limiter = spec.start_limiter() if any(s.judge for s in specs) else None
         n_workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         n_workers = max(1, min(n_workers, len(blocks) or 1))
         if not blocks:
             return
-        fill = _cross_sample_scores(cross, blocks, spec, limiter, fmap) if cross else None
-        if run_info is not None:
-            run_info["cross_sample_judge"] = fill.judge if fill is not None else None
-        ds = ray.data.from_items([{"block": pickle.dumps(b, protocol=5)} for b in blocks],
-                                 override_num_blocks=len(blocks))
-        scored = ds.map_batches(BlockScorer, batch_size=1, compute=ray.data.ActorPoolStrategy(size=n_workers), num_cpus=1,
-                                fn_constructor_kwargs={"specs": on_workers, "judge_spec": spec, "limiter": limiter,
-                                                       "field_map": fmap})
         try:
-            for block in _in_order(scored.iter_rows(), len(blocks), progress):
+            extra = plan_cross_blocks(ray, blocks, fmap, block_size=size, first_index=len(blocks),
+                                      workers=n_workers) if cross else []
+            fill = CrossFill(cross, len(extra)) if cross else None
+            rows = [{"block": pickle.dumps(b, protocol=5)} for b in extra + blocks]  # the variant groups first
+            ds = ray.data.from_items(rows, override_num_blocks=len(rows))
+            scored = ds.map_batches(BlockScorer, batch_size=1, compute=ray.data.ActorPoolStrategy(size=n_workers),
+                                    num_cpus=1, fn_constructor_kwargs={
+                                        "specs": on_workers, "judge_spec": spec, "limiter": limiter,
+                                        "field_map": fmap, "cross_specs": cross, "cross_from": len(blocks)})
+            for block in _in_order(scored.iter_rows(), len(blocks), progress, fill):
                 yield fill(block, specs) if fill is not None else block
         except RagaugeError:
             raise
@@ -129,80 +130,6 @@ def iter_scored_blocks(specs: Sequence[MetricSpec], samples_or_source: Any, judg
     finally:
         if started:
             ray.shutdown()
-
-
-#: families whose value for a sample depends on other samples of the input: scored on the driver (module doc)
-CROSS_SAMPLE_FAMILIES = ("noise",)
-
-
-class _CrossFill:
-    """The driver's columns of the cross-sample metrics, by sample id, put into each block as it arrives."""
-
-    def __init__(self, columns: dict[str, ScoreColumn], ids: list[str], judge: Any) -> None:
-        self.judge = judge  #: the driver's judge (its asks and verdicts count with the workers')
-        self.by_id = {name: {sid: (col.values[k], col.reasons[k], col.artifacts[k]) for k, sid in enumerate(ids)}
-                      for name, col in columns.items()}
-        self.provenance = {name: col.provenance for name, col in columns.items()}
-
-    def __call__(self, block: ScoredBlock, specs: Sequence[MetricSpec]) -> ScoredBlock:
-        from ..metrics.noise import NOT_A_VARIANT_REASON
-
-        if self.judge is not None:  # the driver's LLM calls count once, with the first block the driver fills
-            self._add_driver_calls(block)
-        for name, got in self.by_id.items():
-            rows = [got.get(sid, (None, NOT_A_VARIANT_REASON, None)) for sid in block.ids]
-            block.columns[name] = ScoreColumn([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows],
-                                              provenance=self.provenance[name])
-        block.columns = {s.name: block.columns[s.name] for s in specs}  # the order of the specs, as locally
-        return block
-
-
-    def _add_driver_calls(self, block: ScoredBlock) -> None:
-        from ..engine.on_ray import merge_usage
-        from .worker import _llm_judge
-
-        llm, self.judge = _llm_judge(self.judge), None
-        if llm is None:
-            return
-        block.usage = merge_usage(block.usage, llm.usage_report())
-        block.asks = (block.asks[0] + llm.asks, block.asks[1] + llm.answered)
-        err = llm.no_verdict_error()
-        if err is not None and block.no_verdict is None:
-            block.no_verdict = str(err)
-
-
-def _cross_sample_scores(cross: list[MetricSpec], blocks: list[Block], spec: JudgeSpec, limiter: Any,
-                         field_map: Mapping[str, str] | None) -> _CrossFill:
-    """Score ``noise_robustness`` on the driver over the noisy variants and their clean samples, in input order.
-
-    Two streamed passes over the blocks (read as a worker reads them): the first keeps the variants
-    (``metadata.noise_of``) and the ids they name, the second the clean samples with those ids. The metric's
-    own code then runs on that subset with the run's judge (an LLM judge through the run's limiter): it
-    scores each variant from the variant and its clean sample only, and the subset is the set of samples it
-    scores in a local run, in the same order, so the values equal the local engine's."""
-    from ..engine.scoring import score_columns as score_locally
-
-    kept: dict[int, Sample] = {}
-    parents: set[str] = set()
-    pos = 0
-    for b in blocks:
-        for s in read_block(b, field_map=field_map):
-            parent = s.metadata.get("noise_of") if s.metadata else None
-            if parent is not None:
-                kept[pos] = s
-                parents.add(str(parent))
-            pos += 1
-    if parents:
-        pos = 0
-        for b in blocks:
-            for s in read_block(b, field_map=field_map):
-                if s.id in parents and pos not in kept:
-                    kept[pos] = s
-                pos += 1
-    subset = [kept[p] for p in sorted(kept)]
-    judge = spec.build(limiter) if any(s.judge for s in cross) else None
-    columns = score_locally(cross, subset, judge)
-    return _CrossFill(columns, [s.id for s in subset], judge)
 
 
 def _runtime_env() -> dict[str, Any]:
@@ -225,7 +152,10 @@ def _ours(exc: BaseException) -> BaseException:
     return exc
 
 
-def _in_order(rows: Any, n_blocks: int, progress: Progress | None) -> Iterator[ScoredBlock]:
+def _in_order(rows: Any, n_blocks: int, progress: Progress | None,
+              fill: CrossFill | None = None) -> Iterator[ScoredBlock]:
+    """The input's blocks ``0..n_blocks-1`` in order, each once; a block from ``n_blocks`` on is a block of
+    variant groups, given to ``fill``, and no input block is handed over before ``fill`` has them all."""
     ahead: dict[int, ScoredBlock] = {}
     seen: set[int] = set()
     nxt = 0
@@ -237,8 +167,11 @@ def _in_order(rows: Any, n_blocks: int, progress: Progress | None) -> Iterator[S
         block: ScoredBlock = pickle.loads(row["result"])
         if block.error is not None:
             raise block.error
-        ahead[index] = block
-        while nxt in ahead:
+        if index >= n_blocks and fill is not None:
+            fill.add(block)
+        else:
+            ahead[index] = block
+        while nxt in ahead and (fill is None or fill.left == 0):
             yield ahead.pop(nxt)
             nxt += 1
             if progress:

@@ -4,7 +4,8 @@ Scoring a block is exactly the local engine's step (``engine.scoring.score_colum
 every judge metric's requests answered round by round) over the block's samples, so a sample's values,
 reasons and artifacts do not depend on which engine or worker scored it (every family the workers get
 scores a sample from that sample alone; ``noise_robustness``, which joins a variant to its clean sample, is
-scored on the driver: ``ray_engine.CROSS_SAMPLE_FAMILIES``; ``tests/scale/test_equality.py`` holds it to that).
+scored on blocks of whole variant groups that the run adds after the input's blocks: :mod:`.cross`;
+``tests/scale/test_equality.py`` holds it to that).
 
 An error ragauge raises on purpose (bad input, budget exceeded, judge unreachable) comes back to the
 driver as the block's result and is raised there as it is; it is not retried (the same block would fail
@@ -92,20 +93,28 @@ def _llm_judge(judge: Any) -> Any:
 
 
 class BlockScorer:
-    """``map_batches`` callable class: one instance per actor, the judge built in ``__init__``."""
+    """``map_batches`` callable class: one instance per actor, the judge built in ``__init__``. A block whose
+    index is ``cross_from`` or more is a block of variant groups (:mod:`.cross`): scored with ``cross_specs``."""
 
     def __init__(self, specs: list[MetricSpec], judge_spec: JudgeSpec, limiter: Any = None,
-                 field_map: Mapping[str, str] | None = None) -> None:
+                 field_map: Mapping[str, str] | None = None, cross_specs: Sequence[MetricSpec] = (),
+                 cross_from: int | None = None) -> None:
         self.specs = specs
+        self.cross_specs = list(cross_specs)
+        self.cross_from = cross_from
         self.field_map = dict(field_map) if field_map else None
-        self.judge = judge_spec.build(limiter) if any(s.judge for s in specs) else None
+        self.judge = judge_spec.build(limiter) if any(s.judge for s in [*specs, *self.cross_specs]) else None
 
     def __call__(self, batch: Mapping[str, Any]) -> dict[str, list[Any]]:
         out: dict[str, list[Any]] = {"index": [], "result": []}
         for raw in batch["block"]:
             block: Block = pickle.loads(raw)
+            cross = self.cross_from is not None and block.index >= self.cross_from
             try:
-                scored = score_block(block, self.specs, self.judge, field_map=self.field_map)
+                scored = score_block(block, self.cross_specs if cross else self.specs, self.judge,
+                                     field_map=self.field_map)
+                if cross:  # the input's blocks count each sample once (golden review)
+                    scored.golden = None
             except RagaugeError as exc:  # the user's problem: said once on the driver, never retried
                 scored = ScoredBlock(block.index, [], [], {}, error=exc)
             out["index"].append(block.index)

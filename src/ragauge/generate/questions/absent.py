@@ -20,6 +20,11 @@ A candidate is kept only when it is absent twice over:
   those chunks stays under 0.5, or its best sentence lacks a word of the subject (it also runs without the
   verifier's models).
 
+A price that a fact template asks ("Express delivery takes 1 working day and costs $25", so no prose question
+carries its frame) gives the frame "How much does {subj} cost?" (:func:`price_frames`). Which other subjects may
+fill a frame is :mod:`.absent_related` (each item parsed once; a frame reads only the items that share its verb or
+head noun).
+
 Price rows give a second kind (:func:`recombined_items`): an item of the same kind as the rows that no row
 names ("облицовка фасада" where the list has "облицовка стен" and "штукатурка фасада").
 
@@ -34,24 +39,22 @@ from typing import Any, Callable, Sequence
 
 from ragauge.generate.chunking import Chunk
 from ragauge.generate.questions import absent_stated, morph
-from ragauge.generate.questions.absent_terms import ANSWERABLE, answered, undefined_terms
+from ragauge.generate.questions.absent_related import (DIMENSIONS, RelatedIndex, _frame_verb,
+                                                       _subject_text, related)
+from ragauge.generate.questions.absent_terms import ANSWERABLE, _lemma_bag, answered, undefined_terms
 from ragauge.generate.questions.prose import LENGTH_FRAME, ProseQuestion, length_question
 from ragauge.generate.questions.special import lemmas
 
+_related = related  # the rules' former name here (tests of round 4 import it)
+
 NOT_FOUND = {"ru": "В документах нет ответа на этот вопрос.", "en": "The documents do not answer this question."}
-
-
-def _subject_text(q: ProseQuestion) -> str:
-    if q.lang == "ru":
-        return morph.lower_first(q.subject)
-    return q.subject if re.match(r"^(?:[A-Z]{2,}|[A-Z]\w*[A-Z])", q.subject) else q.subject[:1].lower() + q.subject[1:]
 
 
 def stated_by_lemmas(subject: str, kind: str, items: Sequence[ProseQuestion], verb: str = "") -> bool:
     """True when some sentence of the corpus gives a quantity of ``kind`` about ``subject`` (with ``verb`` when
     given: "Credit requests must be filed within 30 days" does not say how soon they are answered)."""
     own = set(lemmas(subject)) | set(lemmas(verb))
-    return any(q.kind == kind and own <= set(lemmas(q.reference)) for q in items)
+    return any(q.kind == kind and own <= _lemma_bag(q.reference) for q in items)
 
 
 def _top_chunks(question: str, bags: Sequence[tuple[Chunk, set[str]]], k: int = 3) -> list[Chunk]:
@@ -86,31 +89,38 @@ def absent_candidates(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], d
     out: list[tuple[str, str, dict]] = []
     asked = {q.question.casefold() for q in items}
     seen: set[str] = set()
-    frames = [q for q in items if q.frame]
+    pool = RelatedIndex([*items, *others])  # each item parsed once; a frame reads only its related items
+    last = len(pool.items) - 1
     texts = [c.text for c in chunks]
-    bags = [(c, set(lemmas(c.text))) for c in chunks] if frames and judge is not None else []
-    for a in frames:
+    bags = [(c, set(lemmas(c.text))) for c in chunks] if any(q.frame for q in items) and judge is not None else []
+    for at, a in enumerate(items):
+        if not a.frame:
+            continue
         if absent_stated.anchored(a.reference, a.lang, a.frame):
             dropped["unanswerable_frame_anchored_to_own_event"] += 1
             continue
-        for b in list(items) + list(others):
+        if len(out) >= limit:
+            return out
+        fa = pool.features[at]
+        for k in pool.candidates(at):
             if len(out) >= limit:
                 return out
-            if b is a or b.lang != a.lang or b.form != a.form or not b.form or not _related(a, b):
+            b, fb = pool.items[k], pool.features[k]
+            if b is a or b.lang != a.lang or b.form != a.form or not b.form or not related(a, b, fa, fb):
                 continue
-            subject = _subject_text(b)
-            if set(lemmas(subject)) == set(lemmas(_subject_text(a))) or "{" in subject:
+            subject = fb.subject
+            if fb.subject_lemmas == fa.subject_lemmas or "{" in subject:
                 continue
             question = a.frame.replace("{subj}", subject)
             if a.frame.startswith(LENGTH_FRAME):  # asked as a person asks: «Какова продолжительность X?»
                 question = length_question(subject, []) or question
             question = question[:1].upper() + question[1:]
             key = question.casefold()
-            meaning = f"{a.kind}|{subject.casefold()}|{'|'.join(sorted(absent_stated.verb_alternatives(_frame_verb(a), a.lang)))}"
+            meaning = f"{a.kind}|{subject.casefold()}|{'|'.join(sorted(absent_stated.verb_alternatives(fa.verb, a.lang)))}"
             if key in seen or key in asked or meaning in seen:
                 continue  # "How soon are X completed?" and "… answered?" ask one thing (one event's verbs)
             seen.update((key, meaning))
-            if stated_by_lemmas(subject, a.kind, items, _frame_verb(a) if a.lang == "en" else ""):
+            if stated_by_lemmas(subject, a.kind, items, fa.verb if a.lang == "en" else ""):
                 dropped["unanswerable_stated_in_corpus_by_lemmas"] += 1
                 continue
             why = _stated_otherwise(a, subject, items, texts)
@@ -131,6 +141,8 @@ def absent_candidates(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], d
                 continue
             out.append((question, a.lang, {"absent_subject": subject, "frame_from": a.question,
                                            "absent_check": _checks(judge), "answerability": round(score, 3)}))
+            if len(out) >= limit and k < last:
+                return out
     return out
 
 
@@ -151,106 +163,6 @@ def _stated_otherwise(a: ProseQuestion, subject: str, items: Sequence[ProseQuest
     if not absent_stated.attribute_fits(a.kind, verb, subject, items, a.lang):
         return "unanswerable_attribute_unfit_for_subject"
     return ""
-
-
-def _frame_verb(a: ProseQuestion) -> str:
-    """The verb of a frame: the word before "{subj}" (Russian); in English the first word after "{subj}" that is
-    not "be"/"been" ("How soon must {subj} be submitted" -> "submitted"; "At what hours is {subj} open every
-    day" -> "open", never the last word "day")."""
-    words = a.frame.rstrip("?").split()
-    at = words.index("{subj}") if "{subj}" in words else -1
-    if a.lang == "ru":
-        return words[at - 1] if at > 0 else ""
-    after = [w for w in words[at + 1:] if w.lower() not in ("be", "been", "not")] if at >= 0 else []
-    return after[0] if after else ""
-
-
-def _head(q: ProseQuestion) -> str | None:
-    if q.lang == "ru":
-        return morph.head_lemma(morph.lower_first(q.subject))
-    words = [w for w in re.findall(r"[a-z]+", q.subject.lower()) if w not in ("the", "a", "an")]
-    of = words.index("of") if "of" in words else len(words)
-    return words[of - 1].rstrip("s") if of else None
-
-
-#: Heads of subjects that are a dimension of something, not a thing, an action or a payment.
-DIMENSIONS = {"ru": {"толщина", "вес", "масса", "длина", "ширина", "высота", "глубина", "диаметр", "площадь", "объём",
-                     "скорость", "температура", "уровень", "количество", "число", "процент", "доля", "срок", "время",
-                     "период", "продолжительность", "доступность", "норма", "порог", "минимум", "максимум", "предел",
-                     "задержка", "шаг", "зазор", "отклонение", "прочность", "расход", "габарит"},
-              "en": {"thickness", "weight", "length", "width", "height", "depth", "diameter", "size", "area", "volume",
-                     "speed", "temperature", "level", "number", "percentage", "share", "duration", "period", "term",
-                     "time", "availability", "threshold", "minimum", "maximum", "limit", "distance", "capacity"}}
-
-
-def _is_measure(q: ProseQuestion) -> bool:
-    """The subject is a dimension («толщина швов», "the maximum weight"), not a thing or an action that has one."""
-    if q.lang == "ru":
-        return morph.head_lemma(morph.lower_first(q.subject)) in DIMENSIONS["ru"]
-    words = re.findall(r"[a-z]+", q.subject.lower())
-    of = words.index("of") if "of" in words else len(words)
-    return bool(of) and words[of - 1] in DIMENSIONS["en"]
-
-
-def _related(a: ProseQuestion, b: ProseQuestion) -> bool:
-    """``b``'s sentence uses the verb of ``a``'s frame (an attribute the documents discuss for it), or (Russian)
-    its subject is an entity of the same kind (the same head noun: "общий анализ крови" for "биохимический
-    анализ крови"). A measure and a thing are never related: «Через какое время допускается {subj}?» (from
-    «Хождение по стяжке допускается через 48 часов») does not fit «толщина швов» («… 12 мм (допускается от 10 до
-    15 мм)»), though both sentences use the verb."""
-    if _is_measure(a) != _is_measure(b):
-        return False
-    if a.lang == "ru":
-        verb = set(lemmas(_frame_verb(a)))
-        if verb and verb <= set(lemmas(b.reference)):
-            return True
-    elif _frame_verb(a) and re.search(rf"\b(?:is|are|must be|may be|can be|will be) {re.escape(_frame_verb(a))}\b",
-                                      b.reference, re.IGNORECASE):
-        return True  # the same English verb form after the subject ("cover" the noun is not "covered")
-    head = _head(a)
-    if a.lang != "ru":  # "unused leave may be carried over" does not make "paternity leave" one that may be;
-        # but "single-trip policy" and "annual policy" are two kinds of one thing, each with its own terms
-        return head is not None and head == _head(b) and _en_kinds(a.subject, b.subject)
-    return head is not None and head == _head(b) and _differ_by_adjectives(a, b)
-
-
-#: English past participles not spelt "-ed": "a lost card", "stolen goods", "a broken seal".
-_EN_IRREGULAR_PARTICIPLES = {"lost", "stolen", "broken", "torn", "worn", "frozen", "forgotten", "hidden", "sold",
-                             "held", "kept", "left", "sent", "found", "spent", "taken", "given", "written", "done"}
-
-
-def _en_participle(word: str) -> bool:
-    return word in _EN_IRREGULAR_PARTICIPLES or len(word) > 4 and word.endswith("ed") and not word.endswith("eed")
-
-
-def _en_kinds(a: str, b: str) -> bool:
-    """Two English subjects with the same head and different modifiers, none of them a quantity and none a
-    participle: "a lost card" and "a replacement card", "lost bags" and "checked bags" are one thing at two steps
-    of one procedure, not two kinds of it, and what is stated for the one ("must be reported") is about that step
-    (a kind spelt with a participle, "checked bags" beside "cabin bags", is lost to this rule: a missing
-    unanswerable question costs less than a nonsensical one)."""
-    wa, wb = a.lower().split(), b.lower().split()
-    preps = {"on", "in", "for", "with", "of", "at", "to", "from", "by", "under", "over", "and", "or"}
-    if any(_en_participle(w) for w in wa[:-1] + wb[:-1]):
-        return False
-    return wa != wb and len(wa) > 1 and len(wb) > 1 and not re.search(r"\d", a + b) and not preps & set(wa + wb)
-
-
-def _differ_by_adjectives(a: ProseQuestion, b: ProseQuestion) -> bool:
-    """The two subjects differ only in adjectives ("общий" / "биохимический анализ крови"): two kinds of one
-    thing. Subjects that differ in a noun ("вызов врача" / "вызов терапевта") may be a kind and its
-    instance, where the one answers the other; subjects that differ in a participle the dictionary knows only
-    as one («утерянная карта» / «новая карта») are one thing at two steps of a procedure («повышенная», also an
-    adjective in the dictionary, stays a kind)."""
-    if a.lang != "ru":
-        return True
-    analyzer = morph._analyzer()
-    diff = set(lemmas(a.subject)) ^ set(lemmas(b.subject))
-    words = [w.lower() for w in re.findall(r"[А-Яа-яЁё]+", f"{a.subject} {b.subject}")]
-    if analyzer is not None and any(analyzer.parse(w)[0].tag.POS == "PRTF" for w in words):
-        return False
-    return bool(diff) and analyzer is not None and all(
-        analyzer.parse(w)[0].tag.POS in ("ADJF", "PRTF", "ADJS") for w in diff)
 
 
 def _claim(a: ProseQuestion, subject: str) -> str:
@@ -359,6 +271,35 @@ def term_subjects(terms: Sequence[tuple[str, str]], chunks: Sequence[Chunk]) -> 
     return out
 
 
+#: "X costs $25", "X takes 1 working day and costs $25", «X стоит 900 рублей»: a price stated of the sentence's
+#: subject (the subject's own verb, a sum of money right after it).
+_PRICED = {"en": r"(?:\s+(?!and\b|or\b)[\w,'-]+)*?(?:\s+and)?\s+costs?\s+[$€£]\s?\d",
+           "ru": r"\s+сто(?:ит|ят)\s+(?:от\s+|до\s+)?\d[\d \u00a0]*(?:[.,]\d+)?\s*(?:руб|₽|\$|€)"}
+#: The price frame of each language, singular and plural ({subj} as :func:`_subject_text` writes it).
+PRICE_FRAMES = {"en": {"sing": "How much does {subj} cost?", "plur": "How much do {subj} cost?"},
+                "ru": {"sing": "Сколько стоит {subj}?", "plur": "Сколько стоят {subj}?"}}
+
+
+def price_frames(values: Sequence[ProseQuestion], items: Sequence[ProseQuestion]) -> list[ProseQuestion]:
+    """Frames from the sentences that state a value's price ("Express delivery takes 1 working day and costs $25
+    per parcel", asked by a fact template, so no prose question carries its frame): "How much does {subj} cost?"
+    for another subject of the same kind ("standard delivery"). ``values``: value subjects as :func:`term_subjects`
+    makes them; one whose amount a prose question already asks is left to that question's frame."""
+    have = {frozenset(lemmas(q.subject)) for q in items if q.kind == "amount"}
+    out = []
+    for v in values:
+        if v.lang not in _PRICED or frozenset(lemmas(v.subject)) in have:
+            continue
+        own = re.escape(v.subject)
+        if not re.match(rf"(?:(?:an?|the)\s+)?{own}{_PRICED[v.lang]}", v.reference, re.IGNORECASE):
+            continue
+        frame = PRICE_FRAMES[v.lang][v.form]
+        question = frame.replace("{subj}", _subject_text(v))
+        out.append(ProseQuestion(v.chunk, v.lang, question[:1].upper() + question[1:], v.reference, v.subject,
+                                 "amount", frame, v.form))
+    return out
+
+
 def _checks(judge: Any) -> str:
     return "lemmas+verifier+answerability" if judge is not None else "lemmas+answerability"
 
@@ -379,13 +320,15 @@ def unanswerable_rows(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], d
     """(question, reference, lang, extra) rows for :mod:`.build`, the kinds in turn: other subjects in the
     frames of prose questions, new items of the same kind as the Russian price rows, and terms the corpus uses
     but does not define (:mod:`.absent_terms`; ``subjects`` and ``definitions`` are (text, lang) pairs)."""
+    valued = term_subjects([(v, lang) for v, lang in subjects if v in set(values)], chunks)
+    others = [*term_subjects(definitions, chunks), *valued]
+    items = [*items, *price_frames(valued, items)]
     judge = None
     if judge_factory is not None and (any(q.frame for q in items) or table_items):
         try:
             judge = judge_factory()
         except Exception:  # noqa: BLE001 - a missing optional model: the lemma check alone, reported
             judge = None
-    others = term_subjects([*definitions, *((v, lang) for v, lang in subjects if v in set(values))], chunks)
     frames = absent_candidates(items, chunks, dropped, judge=judge, limit=limit, others=others)
     rows = table_rows(table_items, chunks, dropped, judge=judge, limit=limit) if table_items else []
     terms = undefined_terms(subjects, definitions, chunks, dropped, limit=limit, values=values)
@@ -397,4 +340,4 @@ def unanswerable_rows(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], d
     return [(q, NOT_FOUND[lang], lang, extra) for q, lang, extra in rows]
 
 
-__all__ = ["DIMENSIONS", "NOT_FOUND", "absent_candidates", "term_subjects", "recombined_items", "table_rows", "stated_by_judge", "stated_by_lemmas", "unanswerable_rows"]
+__all__ = ["DIMENSIONS", "NOT_FOUND", "PRICE_FRAMES", "absent_candidates", "price_frames", "term_subjects", "recombined_items", "table_rows", "stated_by_judge", "stated_by_lemmas", "unanswerable_rows"]

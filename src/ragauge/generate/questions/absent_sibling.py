@@ -25,6 +25,14 @@ Only parallel sections are used: a section more than :data:`MAX_EXTRA_SENTENCES`
 sibling's lists terms of the whole service under the last named thing ("Invoices must be paid within 30 days"
 under "Premium plan"), so what it states is not known to be about that thing alone.
 
+The model sentence is the reference, or for a value-only reference («50 000 рублей» of «Какова минимальная сумма
+вклада «Надёжный»?») the sentence of its chunk that holds the value and the question's words. A sentence that
+does not name its own thing gives a sibling question only when it names the thing by its kind and states a price
+or a rate ("Cashback is paid at 2% of card purchases" under "Gold card", «Минимальная сумма вклада составляет
+50 000 рублей» under «Вклад «Надёжный»»: that thing's tariff); anything else it states without the name is taken
+as a rule for every thing of the kind («Страховое возмещение выплачивается в течение 14 рабочих дней» or «Кешбэк
+начисляется в размере 5%» under «Пенсионный» / «Золотая»). Price rows that name the thing: :mod:`.absent_rows`.
+
 The other siblings' sections are left out of the last two checks on purpose: they state the attribute of
 another thing («Кешбэк начисляется в размере 3%» under «Премиум»), which is the premise of the question.
 """
@@ -37,7 +45,9 @@ from typing import Any, Callable, Sequence
 
 from ragauge.generate.chunking import Chunk
 from ragauge.generate.questions import morph
-from ragauge.generate.questions.absent import NOT_FOUND, _checks, _en_participle, _top_chunks, stated_by_judge
+from ragauge.generate.questions.absent import NOT_FOUND, _checks, _top_chunks, stated_by_judge
+from ragauge.generate.questions.absent_related import _en_participle
+from ragauge.generate.questions.absent_rows import row_sibling_questions
 from ragauge.generate.questions.absent_terms import ANSWERABLE, answered
 from ragauge.generate.questions.candidate import Candidate
 from ragauge.generate.questions.qualifier import _section, entity_name
@@ -93,6 +103,30 @@ def _content(text: str, lang: str) -> set[str]:
     return set(lemmas(" ".join(words)))
 
 
+#: A tariff in a sentence: a sum of money or a percentage (what differs between two cards or plans).
+_TARIFF = re.compile(r"\d\s*%|\d\s*(?:руб|₽|\$|€|USD|EUR|RUB)|[$€]\s*\d|(?<![\w-])(?:процент\w*|percent)(?![\w-])",
+                     re.IGNORECASE)
+_NUMBER = re.compile(r"\d+(?:[ \u00a0]\d{3})*(?:[.,]\d+)*")
+
+
+def _numbers(text: str) -> set[str]:
+    return {re.sub(r"[ \u00a0]", "", n) for n in _NUMBER.findall(text)}
+
+
+def _source(cand: Candidate, mine: str, kind: set[str]) -> str:
+    """The sentence that states the candidate's answer: its reference, or for a value-only reference («50 000
+    рублей», "$1,000", from «Минимальная сумма вклада составляет 50 000 рублей») the sentence of its chunk that
+    holds the value's numbers and the most words of the question (the reference when none does)."""
+    asked = _content(cand.question.replace(mine, " "), cand.lang) - kind
+    if asked & set(lemmas(cand.reference)) or not _numbers(cand.reference):
+        return cand.reference
+    own = set(lemmas(cand.question))
+    found = [(len(own & set(lemmas(s))), s.strip()) for s in _SENTENCE.split(cand.chunks[0].text)
+             if s.strip() and _numbers(cand.reference) <= _numbers(s)]
+    best = max(found, key=lambda f: f[0], default=(0, ""))
+    return best[1] if best[0] and [f[0] for f in found].count(best[0]) == 1 else cand.reference
+
+
 def _frame_lemmas() -> set[str]:
     return set(lemmas(" ".join(sorted(FRAME_NOUNS))))
 
@@ -115,8 +149,17 @@ def sibling_questions(cands: Sequence[Candidate], chunks: Sequence[Chunk], dropp
     asked = {c.question.casefold() for c in cands}
     seen: set[str] = set()
     out: list[Candidate] = []
-    judge: Any = None
-    judge_tried = False
+    made: list[Any] = []
+
+    def get_judge() -> Any:
+        """The offline judge, made on first use; None when unavailable (lemmas and answerability only)."""
+        if not made:
+            try:
+                made.append(judge_factory() if judge_factory is not None else None)
+            except Exception:  # noqa: BLE001 - a missing optional model: lemmas and answerability only
+                made.append(None)
+        return made[0]
+
     for cand in cands:
         if len(out) >= limit:
             break
@@ -141,15 +184,19 @@ def sibling_questions(cands: Sequence[Candidate], chunks: Sequence[Chunk], dropp
             mine, theirs = _name(heading, other, lang), _name(other, heading, lang)
             if not mine or not theirs or len(re.findall(rf"(?<![\w-]){re.escape(mine)}(?![\w-])", cand.question)) != 1:
                 continue
-            if mine.casefold() not in cand.reference.casefold():  # a rule the section's sentence states without
-                dropped["unanswerable_sibling_rule_names_no_entity"] += 1  # naming its entity may be general
+            source = _source(cand, mine, kind)
+            if mine.casefold() not in source.casefold() and not (
+                    _TARIFF.search(source) and set(lemmas(heading)) & set(lemmas(other)) & set(lemmas(source))):
+                # a rule the section's sentence states without naming its entity may be general («Страховое
+                # возмещение выплачивается в течение 14 дней»); a price or a rate of "the plan" is the plan's own
+                dropped["unanswerable_sibling_rule_names_no_entity"] += 1
                 continue
             question = re.sub(rf"(?<![\w-]){re.escape(mine)}(?![\w-])", lambda _m: theirs, cand.question)
             key = question.casefold()
             if key in asked or key in seen:
                 continue
             seen.add(key)
-            words = (_content(cand.question.replace(mine, " "), lang) & set(lemmas(cand.reference))) - kind
+            words = (_content(cand.question.replace(mine, " "), lang) & set(lemmas(source))) - kind
             strict = words - _frame_lemmas() or words
             if not strict:
                 continue
@@ -160,16 +207,11 @@ def sibling_questions(cands: Sequence[Candidate], chunks: Sequence[Chunk], dropp
             if any(strict <= t for t in texts) or any(2 * len(strict & t) >= len(strict) for t in near):
                 dropped["unanswerable_stated_in_corpus_by_lemmas"] += 1
                 continue
-            if judge_factory is not None and not judge_tried:
-                judge_tried = True
-                try:
-                    judge = judge_factory()
-                except Exception:  # noqa: BLE001 - a missing optional model: lemmas and answerability only
-                    judge = None
+            judge = get_judge()
             if judge is not None:
                 bags = [(c, set(lemmas(c.text))) for c in visible]
                 contexts = list(dict.fromkeys(c.text for c in [*own_chunks, *_top_chunks(question, bags)]))
-                claim = cand.reference.replace(mine, theirs)
+                claim = source.replace(mine, theirs)
                 if stated_by_judge(judge, claim, lang, contexts, " ".join(sorted(strict))):
                     dropped["unanswerable_supported_by_judge"] += 1
                     continue
@@ -185,6 +227,8 @@ def sibling_questions(cands: Sequence[Candidate], chunks: Sequence[Chunk], dropp
                                         "absent_check": _checks(judge), "answerability": round(score, 3)}))
             if len(out) >= limit:
                 break
+    if len(out) < limit:  # price rows that name the thing: the same question from a table (:mod:`.absent_rows`)
+        out += row_sibling_questions(cands, chunks, dropped, get_judge, limit=limit - len(out))
     return out
 
 

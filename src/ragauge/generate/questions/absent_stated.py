@@ -30,9 +30,11 @@ Dropping a candidate costs one unanswerable question; asking an answered one sco
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Sequence
 
 from ragauge.generate.questions import morph
+from ragauge.generate.questions.absent_terms import _lemma_bag
 from ragauge.generate.questions.prose import ProseQuestion
 from ragauge.generate.questions.special import lemmas
 
@@ -68,21 +70,24 @@ def family(kind: str) -> set[str]:
     return next((f for f in FAMILIES if kind in f), {kind})
 
 
-def verb_alternatives(verb: str, lang: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def verb_alternatives(verb: str, lang: str) -> frozenset[str]:
     """The verb's lemma and those of the verbs that report the same event; empty for no verb."""
     own = set(lemmas(verb))
     if not own:
-        return set()
+        return frozenset()
     out = set(own)
     for group in VERB_GROUPS.get(lang, ()):
         stems = {s for w in group for s in lemmas(w)}
         if own & stems:
             out |= stems
-    return out
+    return frozenset(out)
 
 
-def head_and_modifiers(subject: str, lang: str) -> tuple[str, set[str]] | None:
-    """(head lemma, the other content lemmas) of a noun phrase; None when it has no head."""
+@lru_cache(maxsize=50_000)
+def head_and_modifiers(subject: str, lang: str) -> tuple[str, frozenset[str]] | None:
+    """(head lemma, the other content lemmas) of a noun phrase; None when it has no head (parsed once per
+    subject: the checks below ask it of every item for every candidate)."""
     own = set(lemmas(subject))
     if lang == "ru":
         head = morph.head_lemma(morph.lower_first(subject))
@@ -93,7 +98,7 @@ def head_and_modifiers(subject: str, lang: str) -> tuple[str, set[str]] | None:
         head_l = next(iter(lemmas(words[of - 1])), None) if of else None
     if head_l is None or head_l not in own:
         return None
-    return head_l, own - {head_l}
+    return head_l, frozenset(own - {head_l})
 
 
 def _en_named(sentence: str, head: str, verbs: set[str]) -> list[set[str]]:
@@ -125,7 +130,7 @@ def covered(subject: str, verb: str, kind: str, items: Sequence[ProseQuestion], 
     for q in items:
         if q.kind not in kinds or q.lang != lang:
             continue
-        bag = set(lemmas(q.reference))
+        bag = _lemma_bag(q.reference)
         if verbs and not verbs & bag:
             continue
         if own <= bag:
@@ -173,11 +178,16 @@ def attribute_rule(subject: str, kind: str, texts: Sequence[str], items: Sequenc
         if other is not None and other[0] == head:
             foreign |= other[1] - mods
     for text in texts:
-        for sentence in _SENTENCES.split(text):
-            bag = set(lemmas(sentence))
+        for sentence, bag in _sentence_bags(text):
             if head in bag and nouns & bag and not foreign & bag:
                 return sentence.strip()
     return None
+
+
+@lru_cache(maxsize=4096)
+def _sentence_bags(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """(sentence, its lemmas) for each sentence of ``text``, split and lemmatised once."""
+    return tuple((s, frozenset(lemmas(s))) for s in _SENTENCES.split(text))
 
 
 _EN_ANCHOR = re.compile(r"\d[\d,.]*\s*(?:(?:business|working|calendar|full)\s+)?(?:minutes?|hours?|days?|weeks?|"
@@ -236,7 +246,7 @@ def attribute_fits(kind: str, verb: str, subject: str, items: Sequence[ProseQues
         if q.kind != kind or q.lang != lang or not q.subject:
             continue
         other = head_and_modifiers(q.subject, lang)
-        if other is not None and other[0] == hm[0] and (not verbs or verbs & set(lemmas(q.reference))):
+        if other is not None and other[0] == hm[0] and (not verbs or verbs & _lemma_bag(q.reference)):
             return True
     return False
 

@@ -169,35 +169,46 @@ def _self_explaining(term: str, lang: str) -> bool:
     return any(morph._analyzer().parse(w)[0].tag.POS == "PRTF" for w in term.split()[:-1])
 
 
-def _described(term: str, lang: str, sentences: Sequence[str]) -> bool:
-    """Some sentence names the term with a verb that says what it is (:data:`_DESCRIBING`)."""
+def _described(term: str, lang: str, bags: Sequence[frozenset[str]]) -> bool:
+    """Some sentence (``bags``: the lemmas of each) names the term with a verb that says what it is
+    (:data:`_DESCRIBING`)."""
     own = set(lemmas(term))
     verbs = {s for w in _DESCRIBING.get(lang, ()) for s in lemmas(w)}
-    return any(own <= (bag := set(lemmas(s))) and bag & verbs for s in sentences)
+    return any(own <= bag and bag & verbs for bag in bags)
 
 
 _BARE_BEFORE = {"the", "a", "an", "of", "for", "in", "on", "at", "to", "with", "by", "no", "any", "и", "или", "в", "на",
                 "за", "по", "для", "о", "об", "с", "со", "от", "до", "при"}
 
 
-def _composes(term: str, lang: str, chunks: Sequence[Chunk]) -> bool:
+def _composes(term: str, lang: str, bare: set[str]) -> bool:
     """True when the term's head is used alone somewhere (after a preposition, an article or at a sentence start,
-    not after another modifier): the term is then that thing with a modifier, which explains itself."""
+    not after another modifier): the term is then that thing with a modifier, which explains itself. ``bare``:
+    :func:`_bare_words` of the corpus in the term's language."""
     words = term.split()
     if len(words) < 2:
         return False
     head = words[-1].lower()
-    analyzer = morph._analyzer() if lang == "ru" else None
-    head_lemma = analyzer.parse(head)[0].normal_form if analyzer is not None else head.rstrip("s")
+    return (_normal_form(head) if lang == "ru" and morph._analyzer() is not None else head.rstrip("s")) in bare
+
+
+def _bare_words(chunks: Sequence[Chunk], lang: str) -> set[str]:
+    """The words used alone (at a sentence start or after a preposition or an article), as :func:`_composes`
+    compares them: Russian normal forms, else the word without a final "s"; one pass over the corpus."""
+    normal = lang == "ru" and morph._analyzer() is not None
+    out: set[str] = set()
     for c in chunks:
         for sent in _sentences(c.text):
             tokens = re.findall(r"[\w-]+", sent.lower())
             for k, w in enumerate(tokens):
-                same = (analyzer.parse(w)[0].normal_form == head_lemma) if analyzer is not None \
-                    else w.rstrip("s") == head_lemma
-                if same and (k == 0 or tokens[k - 1] in _BARE_BEFORE):
-                    return True
-    return False
+                if k == 0 or tokens[k - 1] in _BARE_BEFORE:
+                    out.add(_normal_form(w) if normal else w.rstrip("s"))
+    return out
+
+
+@lru_cache(maxsize=50_000)
+def _normal_form(word: str) -> str:
+    return morph._analyzer().parse(word)[0].normal_form
 
 
 def _sentences(text: str) -> list[str]:
@@ -225,12 +236,20 @@ def undefined_terms(subjects: Sequence[tuple[str, str]], definitions: Sequence[t
     if not defined:
         return []
     sentences = [s for c in chunks for s in _sentences(c.text) if s.strip()]
+    bags = [_lemma_bag(s) for s in sentences]
+    bare: dict[str, set[str]] = {}  # per language, made on first use
+
+    def composes(term: str, lang: str) -> bool:
+        if lang not in bare:
+            bare[lang] = _bare_words(chunks, lang)
+        return _composes(term, lang, bare[lang])
+
     terms: list[tuple[str, str]] = []
     seen: set[str] = set()
     for subject, lang in subjects:
         term = term_of(subject, lang) if lang in defined else None
         if term is not None and (set(lemmas(term)) == set(lemmas(subject)) or _self_explaining(term, lang)
-                                 or _composes(term, lang, chunks) or _described(term, lang, sentences)):
+                                 or composes(term, lang) or _described(term, lang, bags)):
             # the whole subject of a sentence stating its terms ("Early check-in is available from 9:00 am for a
             # fee of $40"), "отремонтированный автомобиль" (a participle and its noun) and "early check-in" beside
             # "Check-in starts at 3:00 pm" (a modifier on a head used alone): the documents say what they are
@@ -239,7 +258,6 @@ def undefined_terms(subjects: Sequence[tuple[str, str]], definitions: Sequence[t
         if term is not None and term.casefold() not in seen:
             seen.add(term.casefold())
             terms.append((term, lang))
-    bags = [set(lemmas(s)) for s in sentences]
     # the terms the documents discuss most first: the question is then about something they talk about
     # "What is service availability?" beside "Service availability is at least 99.9%": asks its value
     valued = [set(lemmas(v)) for v in values]

@@ -12,7 +12,7 @@ from collections import Counter
 from types import ModuleType
 
 from ragauge.generate.chunking import Chunk
-from ragauge.generate.questions import absent, special, templates_en, templates_ru
+from ragauge.generate.questions import absent, section_question, special, templates_en, templates_ru
 from ragauge.generate.questions.candidate import Candidate
 from ragauge.generate.questions.facts import Fact, sentences
 from ragauge.generate.questions.prose import ProseQuestion
@@ -65,6 +65,17 @@ def table_candidates(facts: list[Fact], editions: dict[str, tuple[str, ...]], cu
     return out
 
 
+def _same_column(a: Fact, b: Fact) -> bool:
+    """Two prices that can be compared: one column (a price for 1–3 days is not set against one for 4+ days),
+    the same unit and currency."""
+    return a.value_header == b.value_header and _scale(a) == _scale(b)
+
+
+def _scale(f: Fact) -> tuple[str, ...]:
+    """What a price is stated for: its unit, currency, per-phrase and condition ("руб.", "за сутки", "от 4 суток")."""
+    return f.unit, f.currency, f.extras.get("per", ""), f.extras.get("cond", "")
+
+
 def _priced(facts: list[Fact]) -> list[Fact]:
     return [f for f in facts if f.kind == "table" and f.extras.get("price") and f.number is not None]
 
@@ -79,7 +90,7 @@ def reasoning_candidates(by_chunk: dict[str, list[Fact]], rng: random.Random, *,
             continue
         tpl = TEMPLATES[priced[0].lang]
         pairs = [(a, b) for i, a in enumerate(priced[:40]) for b in priced[i + 1:40]
-                 if a.unit == b.unit and a.currency == b.currency and a.number != b.number]
+                 if _same_column(a, b) and a.number != b.number]
         for a, b in rng.sample(pairs, min(per_chunk, len(pairs))):
             maker = rng.choice((tpl.compare, tpl.difference))
             hi, lo = (a, b) if a.number > b.number else (b, a)
@@ -104,7 +115,7 @@ def multi_candidates(by_chunk: dict[str, list[Fact]], old_docs: set[str], rng: r
     for facts in by_chunk.values():
         for f in _priced(facts):
             if f.chunk.doc_id not in old_docs:
-                groups.setdefault((f.lang, f.unit, f.currency), []).append(f)
+                groups.setdefault((f.lang,) + _scale(f), []).append(f)
     pools = [g for _, g in sorted(groups.items()) if len({f.chunk.id for f in g}) >= 2]
     out: list[Candidate] = []
     seen: set[tuple[str, str]] = set()
@@ -190,15 +201,19 @@ def long_ids(chunks: list[Chunk], *, min_chars: int = 450) -> set[str]:
 
 
 def long_section_candidates(chunks: list[Chunk], ids: set[str], langs: dict[str, str]) -> list[Candidate]:
+    """A topic question about each long section (:mod:`.section_question`) whose heading is its own: the section
+    is not the document itself, and no other chunk has the same heading (the question would have two answers)."""
+    headings = Counter(c.section[-1].strip().lower() for c in chunks if c.section)
     out = []
     for c in chunks:
-        if c.id not in ids or not c.section or c.section[-1].strip() == c.title.strip():
-            continue  # "раздел «Положение о премировании» положения": the section is the document itself
+        if c.id not in ids or not c.section or c.section[-1].strip() == c.title.strip() \
+                or headings[c.section[-1].strip().lower()] > 1:
+            continue
         lang = langs[c.id]
-        summary = " ".join(list(sentences(c))[:2])
-        made = TEMPLATES[lang].long_section(c.section[-1], c.title, summary)
-        if made:
-            out.append(Candidate(made[0], made[1], (c,), "reasoning", ("long_section",), lang, made[2]))
+        asked = section_question.question(c.section[-1], lang)
+        if asked:
+            out.append(Candidate(asked, section_question.reference(list(sentences(c))), (c,), "reasoning",
+                                 ("long_section",), lang, "long_section"))
     return out
 
 

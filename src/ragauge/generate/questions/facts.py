@@ -2,8 +2,9 @@
 definitional and clause sentences.
 
 * **Table rows** (``kind="table"``): a chunk line with cells joined by ``" | "`` under the chunk's header
-  line. The item is the first mostly non-numeric column; the price column is the numeric column whose
-  header says price/cost/руб/₽/$; the unit column is the one whose header says "ед."/"unit".
+  line. The item is the first mostly non-numeric column; the unit column is the one whose header says
+  "ед."/"unit"; every other named column gives a fact a row (:mod:`.table_columns` reads its header and
+  kind: price, measure, count, duration or text).
   ``"Раздел 2. Гипсокартонные работы. Наименование работ | Ед. изм. | Цена, руб."`` (a caption glued
   to the header, as in the demo) keeps only the last sentence of the first cell.
 * **Numeric sentences** (``kind="value"``): ``SUBJECT — VALUE`` or ``SUBJECT составляет VALUE`` (English:
@@ -23,13 +24,12 @@ from typing import Iterator
 
 from ragauge.generate.chunking import Chunk
 from ragauge.generate.documents import CELL_SEPARATOR
+from ragauge.generate.questions import table_columns
+from ragauge.generate.questions.prose_en_clauses import en_clauses
 from ragauge.text.sentences import split_sentences
 
 NUMBER = re.compile(r"(?<![\w.])[-−]?\d{1,3}(?:[ \u00a0]\d{3})+(?:[.,]\d+)?(?!\d)"
                     r"|(?<![\w.])[-−]?\d+(?:[.,]\d+)?(?![\d])")
-_NUMERIC_CELL = re.compile(r"^[-−]?[\d \u00a0]+(?:[.,]\d+)?\s*(?:₽|руб\.?|\$|€|USD|EUR|RUB)?$")
-_PRICE_HEADER = re.compile(r"цен|стоим|руб|₽|price|cost|rate|\$|€|usd|eur", re.IGNORECASE)
-_UNIT_HEADER = re.compile(r"^(?:ед\b|ед\.|единиц|unit|uom)", re.IGNORECASE)
 _CURRENCY = re.compile(r"руб\.?|₽|\$|€|USD|EUR|RUB", re.IGNORECASE)
 _CLAUSE = re.compile(r"^(\d+(?:\.\d+)+)\.?\s+")
 _ABBR = re.compile(r"\(([A-ZА-ЯЁ]{2,6})\)")
@@ -58,8 +58,9 @@ class Fact:
 
     @property
     def number(self) -> float | None:
-        """The first number of the value as a float ("1 150" -> 1150.0, "52,70" -> 52.7)."""
-        return parse_number(self.value)
+        """The first number of the value as a float ("1 150" -> 1150.0, "52,70" -> 52.7; English "1,900" -> 1900.0)."""
+        text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", self.value) if self.lang == "en" else self.value
+        return parse_number(text)
 
 
 def parse_number(text: str) -> float | None:
@@ -87,11 +88,12 @@ def split_table(text: str) -> tuple[tuple[str, ...], list[tuple[str, ...]]] | No
 
 
 def _is_numeric(cell: str) -> bool:
-    return bool(cell) and bool(_NUMERIC_CELL.match(cell))
+    return bool(cell) and table_columns.money(cell) is not None
 
 
 def table_facts(chunk: Chunk, lang: str) -> list[Fact]:
-    """One fact a numeric value cell of each row (the price column first)."""
+    """One fact a value cell of each row, every value column (:mod:`.table_columns`): prices, measures, counts,
+    durations and text. The reference keeps the cell's currency and the header's unit."""
     parsed = split_table(chunk.text)
     if parsed is None:
         return []
@@ -105,27 +107,39 @@ def table_facts(chunk: Chunk, lang: str) -> list[Fact]:
     item_col = next((i for i in range(ncol) if numeric_share[i] < 0.5), None)
     if item_col is None:
         return []
-    unit_col = next((i for i in range(ncol) if _UNIT_HEADER.match(header[i]) and i != item_col), None)
-    # a value column needs a name a question can use: "n", "#", "№", "x" are counters or symbols
-    value_cols = [i for i in range(ncol) if numeric_share[i] >= 0.5 and i != item_col
-                  and sum(ch.isalpha() for ch in header[i]) >= 3]
-    value_cols.sort(key=lambda i: 0 if _PRICE_HEADER.search(header[i]) else 1)
+    unit_col = table_columns.unit_column(header, item_col)
+    cols = table_columns.columns(header, rows, item_col, unit_col)
     out = []
+    items = tuple(r[item_col] for r in rows)
     for row in rows:
         item = row[item_col]
         if len(item) < 3 or _is_numeric(item):
             continue
-        for i in value_cols[:2]:
-            if not _is_numeric(row[i]):
-                continue
-            cur = _CURRENCY.search(header[i]) or _CURRENCY.search(row[i])
-            value = _CURRENCY.sub("", row[i]).strip()
-            out.append(Fact("table", chunk, lang, item, value,
-                            unit=row[unit_col] if unit_col is not None else "",
-                            currency=_currency(cur.group()) if cur else "",
-                            header=header, value_header=header[i], sentence=CELL_SEPARATOR.join(row),
-                            extras={"price": bool(_PRICE_HEADER.search(header[i]))}))
+        unit = row[unit_col] if unit_col is not None else ""
+        for col in cols:
+            fact = _cell_fact(chunk, lang, header, row, col, item, unit, item_col, items)
+            if fact is not None:
+                out.append(fact)
     return out
+
+
+def _cell_fact(chunk: Chunk, lang: str, header: tuple[str, ...], row: tuple[str, ...], col: table_columns.Column,
+               item: str, unit: str, item_col: int, items: tuple[str, ...]) -> Fact | None:
+    """The fact of one cell: a number keeps its currency apart ("2 900" + "₽", or the header's "руб."); any other
+    cell is its value as written ("3 weeks", "весь мир")."""
+    cell = row[col.index].strip()
+    if table_columns.is_empty(cell) or len(cell) > 120:
+        return None
+    m = table_columns.money(cell) if col.kind in ("price", "measure", "count") else None
+    value, currency = cell, ""
+    if m:
+        value = (m.group("bound") or "") + m.group("num")
+        currency = m.group("pre") or m.group("post") or (_currency(col.currency) if col.currency else "")
+    extras = {"price": bool(m) and col.kind == "price", "column": col.kind, "name": col.name, "cond": col.cond,
+              "hunit": col.unit, "item_header": header[item_col], "item_rows": items, "numeric": bool(m),
+              "per": col.per if m and not unit else ""}
+    return Fact("table", chunk, lang, item, value, unit=unit, currency=currency, header=header,
+                value_header=header[col.index], sentence=CELL_SEPARATOR.join(row), extras=extras)
 
 
 _MONEY_CELL = re.compile(r"^\$?\d[\d \u00a0]*(?:[.,]\d+)?\s*(?:₽|руб\.?|рублей|\$|€|USD|EUR|RUB)?(?:\s+(?:в|за|per|a)\s+[\w.²³]+)?$"
@@ -167,7 +181,9 @@ _NEXT_CLAUSE = re.compile(r"(?<=[.;])\s+(?=\d+(?:\.\d+)+\.?\s+[А-ЯЁA-Z])")
 
 def sentences(chunk: Chunk) -> Iterator[str]:
     """Sentences of a text chunk; a numbered clause ("2.3. Выезд …") always starts a new one, even after
-    an abbreviation ("15 000 руб. 2.3. …") that the sentence splitter reads as the same sentence."""
+    an abbreviation ("15 000 руб. 2.3. …") that the sentence splitter reads as the same sentence. An English
+    sentence of two clauses ("A hot desk costs $20 per hour and the boardroom costs $65 per hour") gives each
+    clause (:func:`.prose_en_clauses.en_clauses`): a reference is the clause that answers, not a run-on."""
     text = chunk.text if chunk.kind != "table" else ""
     carry = ""
     for sentence in split_sentences(text):
@@ -178,7 +194,7 @@ def sentences(chunk: Chunk) -> Iterator[str]:
             if tail and tail.start() > 0:  # "… 15 000 руб. 2.3." + "Выезд …": the number opens the next one
                 carry, sent = tail.group(1), sent[:tail.start()].strip()
             if sent:
-                yield sent
+                yield from en_clauses(sent) if sentence_language(sent) == "en" else (sent,)
 
 
 _RU_VALUE = re.compile(
@@ -202,6 +218,8 @@ _EN_PREDICATE = re.compile(r"(?:^|\s)(?:takes|take|lasts|last|has|have|was|were|
                            r"includes|include|requires|require|applies|apply)\b")
 
 
+#: A second clause opens with a determiner ("the boardroom costs …", "each additional hour costs …").
+_EN_CLAUSE_OPENING = re.compile(r"(?:the|a|an|our|your|its|their|this|these|those|each|every|all|any)\s")
 _KEEP_DOT = re.compile(r"(?:руб|коп|шт|тыс|млн|пог|изм|ед|pcs|approx)\.$", re.IGNORECASE)
 
 
@@ -238,6 +256,8 @@ def sentence_facts(chunk: Chunk, lang: str, *, per_sentence: bool = False) -> li
         body = sent
         if m:
             clause, body = m.group(1), sent[m.end():]
+        if lang == "en" and body[:1].islower() and _EN_CLAUSE_OPENING.match(body):
+            body = body[:1].upper() + body[1:]  # the second clause of a sentence: "the boardroom costs $65"
         for pattern, kind in ((_RU_DEF if lang == "ru" else _EN_DEF, "definition"),
                               (_RU_VALUE if lang == "ru" else _EN_VALUE, "value")):
             hit = pattern.match(body)

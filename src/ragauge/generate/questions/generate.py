@@ -29,7 +29,8 @@ from ragauge.errors import ConfigError, InputError
 from ragauge.generate.case import GoldenCase
 from ragauge.generate.chunking import Chunk
 from ragauge.generate.documents import Document
-from ragauge.generate.questions import absent_sibling, build, coverage, morph, paraphrase, qualifier, typos, verify
+from ragauge.generate.questions import (absent_sibling, build, coverage, morph, paraphrase, qualifier, typos, verify,
+                                       wellformed)
 from ragauge.generate.questions.balance import cover_first, interleave_by_document, select
 from ragauge.generate.questions.candidate import Candidate
 from ragauge.generate.questions.dedup import NearDuplicateFilter
@@ -364,7 +365,7 @@ def generate_questions(chunks: Sequence[Chunk], *, n: int = 100, seed: int = 0, 
                                                 limit=max(2, round(FILL_CAP_FACTOR * CAPS["unanswerable"] * n),
                                                           2 * wanted.get("unanswerable", 0)))
     tried["sibling_questions"] = len(siblings)
-    cands += siblings
+    cands += _well_formed(siblings, dropped)
     cands = _merge_same_question(cands, dropped)
     # a price row is asked once: its second wording («Какова стоимость X?») is only a paraphrase variant of it
     rows = {_row_key(c): c for c in cands if c.template == ROW_PARAPHRASE}
@@ -438,6 +439,18 @@ def _judge_factory():
     return make
 
 
+def _well_formed(cands: list[Candidate], dropped: Counter) -> list[Candidate]:
+    """The candidates whose question passes :func:`wellformed.problem`; the others counted by their sign."""
+    out = []
+    for c in cands:
+        form = wellformed.problem(c.question, c.lang, c.template)
+        if form is None:
+            out.append(c)
+        else:
+            dropped[f"question_form: {form}"] += 1
+    return out
+
+
 def _checked(cands: list[Candidate], dropped: Counter, judge_factory) -> tuple[list[Candidate], dict[str, Counter]]:
     """Drop candidates whose reference fails a check (:mod:`.verify`), counting the reason overall and per chunk."""
     failed: dict[str, Counter] = {}
@@ -451,7 +464,11 @@ def _checked(cands: list[Candidate], dropped: Counter, judge_factory) -> tuple[l
     out = []
     for c, unsupported in zip(cands, bad):
         reason = None
-        if verify.missing_numbers(c):
+        form = None if c.expected_behaviour == "refuse_or_caution" else wellformed.problem(c.question, c.lang,
+                                                                                           c.template)
+        if form is not None:
+            reason = f"question_form: {form}"
+        elif verify.missing_numbers(c):
             reason = "reference_number_not_in_chunk"
         elif verify.quote_missing(c):
             reason = "sensitive_quote_not_in_chunk"

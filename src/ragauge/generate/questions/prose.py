@@ -1,11 +1,14 @@
 """Facts from prose: one question per sentence that holds a quantity, asked from the sentence's own subject.
 
-A sentence ``SUBJECT VERB [MIDDLE] OPERATOR QUANTITY [CONDITION]`` ("Заявление на отпуск подаётся
-руководителю не позднее чем за 14 календарных дней до его начала") gives the question
-``Q VERB SUBJECT MIDDLE?`` ("В какой срок руководителю подаётся заявление на отпуск?": a bare dative left at
-the end goes before the verb), where Q comes
-from the operator and the quantity's kind (:data:`RU_OPERATORS`, :func:`_ru_question_word`): a deadline,
-a duration, an amount, a percentage, a limit, a frequency, a time of day. The sentence with the verb
+A sentence ``SUBJECT VERB [MIDDLE] OPERATOR QUANTITY [CONDITION]`` ("Уведомление о плановых работах направляется
+клиенту не позднее 5 числа") gives the question ``Q VERB SUBJECT MIDDLE?`` ("В какой срок клиенту направляется
+уведомление о плановых работах?": a bare dative goes before the verb, :mod:`.prose_ru_order`), where Q comes
+from the operator and the quantity's kind (:data:`RU_OPERATORS`, :mod:`.prose_ru_kinds`): a deadline,
+a duration, an amount, a percentage, a limit, a frequency, a time of day. A lead time («не позднее чем за 24 часа
+до визита») is asked «За сколько часов до визита нужно отменить запись на приём?» (:mod:`.prose_ru_lead`); a
+light verb with its verbal noun as the verb they stand for («выполняет бронирование гостиницы» -> «бронирует
+гостиницу», :mod:`.prose_ru_verbs`); a charge in the instrumental as the charge for the thing («Какова комиссия
+за …?», :mod:`.prose_ru_nominal`). The sentence with the verb
 before its subject ("Пенсионерам предоставляется скидка 10% на все приёмы врачей") gives
 "Какая скидка предоставляется пенсионерам?". English: ``SUBJECT AUX|VERB-s … QUANTITY`` ("Expense reports
 must be submitted within 10 working days after the trip" -> "How soon must expense reports be submitted?"),
@@ -16,11 +19,13 @@ adjective: "Суточные") in the nominative, the verb finite and agreeing w
 the past tense), and "Какой/Какая/Какое/Какие" agree with the noun. The reference is the sentence itself
 (a clause number removed), so every number and condition of the reference is in its chunk.
 
-A Russian sentence these forms cannot ask is tried by :mod:`.prose_wh`, which puts a question phrase in place
-of the quantity («на 4 платежа» -> «На сколько платежей …»), then by :mod:`.prose_caps_ru` («не должен превышать»,
-«ограничена суммой»: the maximum it states), and a sentence without a number that states a
-condition («… возмещается только при …») gives «При каком условии …?». A range («от 3 до 5 рабочих дней»,
-"3 to 5 working days") is one quantity.
+A Russian sentence is first reduced to the one statement asked (:mod:`.prose_ru_clause`) and put in the voice of
+the reader who asks (:mod:`.prose_ru_voice`: «Мы принимаем решение …» -> «… вы принимаете решение?», «Сообщите
+…» -> «… нужно сообщить …?»). One these forms cannot ask is tried by :mod:`.prose_caps_ru` («не должен превышать»,
+«ограничена суммой»: the maximum it states), by :mod:`.prose_ru_modal` («нужно подать …», «можно отменить …»),
+then by :mod:`.prose_wh`, which puts a question phrase in place of the quantity («на 4 платежа» -> «На сколько
+платежей …»), and a sentence without a number that states a condition («… возмещается только при …») gives «При
+каком условии …?». A range («от 3 до 5 рабочих дней», "3 to 5 working days") is one quantity.
 
 A sentence that gives no question is counted in ``dropped`` by reason (``prose_no_subject``,
 ``prose_no_verb``, ``prose_no_agreement``, ``prose_no_question_form``).
@@ -39,6 +44,18 @@ from ragauge.generate.questions.facts import NUMBER, sentence_language, sentence
 from ragauge.generate.questions.prose_caps_ru import ru_cap_question
 from ragauge.generate.questions.prose_context import ANAPHORA, qualify
 from ragauge.generate.questions.prose_en import en_question
+from ragauge.generate.questions.prose_ru_kinds import LASTING as _LASTING
+from ragauge.generate.questions.prose_ru_kinds import is_lasting as _is_lasting
+from ragauge.generate.questions.prose_ru_kinds import quantity_kind as _quantity_kind
+from ragauge.generate.questions.prose_ru_kinds import question_word as _ru_question_word
+from ragauge.generate.questions.prose_ru_lead import counted_back, lead_clause
+from ragauge.generate.questions.prose_ru_modal import modal_question
+from ragauge.generate.questions.prose_ru_nominal import charge_question
+from ragauge.generate.questions.prose_ru_order import for_whom, polish
+from ragauge.generate.questions.prose_ru_order import recipient_before_verb as _recipient_before_verb  # noqa: F401
+from ragauge.generate.questions.prose_ru_verbs import plain_action
+from ragauge.generate.questions.prose_ru_clause import one_statement
+from ragauge.generate.questions.prose_ru_voice import as_asked
 from ragauge.generate.questions.prose_wh import ru_condition_question, ru_wh_question
 
 _CLAUSE = re.compile(r"^\d+(?:\.\d+)+\.?\s+")
@@ -58,25 +75,6 @@ RU_OPERATORS = [
     ("до", "upto"), ("за", "deadline"), ("с", "clock"), ("на", "term"),
     ("каждые", "often"), ("каждый", "often"), ("каждую", "often"), ("каждое", "often"),
 ]
-_RU_TIME = re.compile(r"^(?:рабоч|календарн)?\w*\s?(?:дн|день|дня|час|минут|недел|месяц|лет|год|сут)", re.I)
-_RU_TIME_UNIT = re.compile(r"^(?:дн|день|дня|час|минут|недел|месяц|лет|год|сут)", re.I)
-_RU_MONEY = re.compile(r"^(?:руб|₽|коп|тыс|млн|\$|€)", re.I)
-#: Verbs of permission: «в течение N дней» after them is a window («Пополнение допускается в течение 90 дней»).
-_PERMITTED = {"допускаться", "разрешаться", "допускать", "разрешать"}
-_LASTING = {"храниться", "действовать", "длиться", "сохраняться", "действительный", "продолжаться", "оставаться",
-            "продлеваться"}
-#: Verbs that give either a state for a time («бесплатное хранение предоставляется в течение 5 дней»: how long)
-#: or a thing to be delivered by a deadline («справка предоставляется в течение 3 дней»: by when): the subject
-#: decides (:func:`_is_lasting`).
-_GRANTED = {"предоставляться", "обеспечиваться", "предоставлять", "обеспечивать"}
-#: State or service nouns a «предоставляется в течение N дней» lasts for.
-_STATE_NOUNS = {"доступ", "скидка", "отсрочка", "рассрочка", "льгота", "гарантия", "поддержка", "парковка",
-                "стоянка", "период", "бронь", "бронирование", "хранение", "обслуживание", "пользование",
-                "проживание", "размещение", "страхование", "сопровождение", "содержание", "использование"}
-#: Deverbal nouns of a thing handed over once, not a state (a deadline even with «предоставляется»).
-_DELIVERED_NOUNS = {"решение", "уведомление", "заключение", "извещение", "разъяснение", "направление",
-                    "удостоверение", "заявление", "сообщение", "предложение", "обоснование", "подтверждение",
-                    "разрешение", "требование", "возмещение", "объяснение", "назначение", "поручение"}
 _WHAT = {"masc": "Какой", "femn": "Какая", "neut": "Какое", "plur": "Какие"}
 
 
@@ -152,129 +150,6 @@ def _operator(pre: list[str]) -> tuple[int, str]:
     return 0, ""
 
 
-def _quantity_kind(after: str, number: str) -> str:
-    rest = after.lstrip()
-    if ":" in number or re.match(r"^:\d\d", rest):
-        return "time"
-    if rest.startswith("%"):
-        return "percent"
-    if _RU_MONEY.match(rest):
-        return "money"
-    if _RU_TIME.match(rest) or _RU_TIME_UNIT.match(rest):
-        return "duration"
-    if re.match(r"^раз", rest):
-        return "count_times"
-    if re.match(r"^(?:январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр|числа)", rest):
-        return "date"
-    return "count"
-
-
-def _is_lasting(lemma: str, subject: str, tail: list[str]) -> bool:
-    """True when «VERB в течение N дней» states how long something lasts, not a deadline: a verb of a state
-    («хранится», «действует», «длится»), or a verb of granting (:data:`_GRANTED`) with a state or service for its
-    subject («бесплатное хранение груза предоставляется в течение 5 дней»). A window counted from an event
-    («в течение 10 дней после подачи», «с момента …», «со дня …») is a deadline for a granting verb."""
-    if lemma not in _GRANTED:
-        return lemma in _LASTING
-    if tail and (tail[0].lower() in ("после", "со", "с", "от") or tail[0].lower().startswith("момент")):
-        return False
-    head = morph.head_lemma(subject) if subject else None
-    if head is None:
-        return False
-    if head in _STATE_NOUNS:
-        return True
-    if head in _DELIVERED_NOUNS:
-        return False
-    return head.endswith(("ание", "ение", "яние"))
-
-
-def _genitive_plural(words: list[str]) -> str | None:
-    """«календарных дня» -> «календарных дней», «лет» -> «лет»: a time unit after «сколько»."""
-    out = []
-    for w in words:
-        p = _parse(w) if re.fullmatch(r"[а-яё]+", w.lower()) else None
-        if p is None:
-            return None
-        if p.normal_form == "год":
-            out.append("лет")
-            continue
-        form = p.inflect({"gent", "plur"})
-        if form is None:
-            return None
-        out.append(form.word)
-    return " ".join(out)
-
-
-def _before_what(words: list[str], op: str, q_at: int, last_num: int) -> str | None:
-    """«За сколько дней до исследования» for «за 3 дня до исследования …»: the count back from an event, asked
-    with that event; None when the sentence has no such «за N <unit> до X», when it is a deadline («не позднее
-    чем за 3 дня до …»: «В какой срок …?») or when X refers back («до его начала»: the question would not say
-    to what)."""
-    if op != "deadline" or words[q_at - 1].lower() != "за" or words[q_at - 2].lower() == "чем":
-        return None
-    rest = words[last_num + 1:]
-    until = next((k for k, w in enumerate(rest[:3]) if w.lower() == "до"), None)
-    if not until or any(w.endswith((",", ";")) for w in rest[:until]):
-        return None
-    unit = _genitive_plural([w.strip(",.;:") for w in rest[:until]])
-    event: list[str] = []
-    for w in rest[until + 1:until + 5]:
-        clean = w.strip(",.;:«»\"()")
-        if not clean or clean.lower() in _NOT_IN_MIDDLE or clean.lower() in _RU_PREP or NUMBER.search(clean):
-            break
-        event.append(clean)
-        if clean != w.rstrip(".") or w.endswith(","):
-            break
-    if unit is None or not event or any(w.lower() in _RU_PRONOUNS for w in event):
-        return None
-    return f"За сколько {unit} до {' '.join(event)}"
-
-
-def _ru_question_word(op: str, qkind: str, lemma: str, after: str = "", *,
-                      lasting: bool | None = None) -> tuple[str, str] | None:
-    """(question opening, fact kind) for an operator, a quantity kind and the verb's lemma; None: no
-    natural question. ``lasting``: whether «в течение N» states a duration (:func:`_is_lasting`); by default,
-    whether the verb is one of a state."""
-    if lasting is None:
-        lasting = lemma in _LASTING
-    if op == "often" or qkind == "count_times":
-        return "Как часто", "frequency"
-    if qkind == "time" or op == "clock":
-        if qkind != "time":
-            return None
-        # "принимается до 16:00" asks for the end, not for a time of day
-        return ("До какого времени", "time") if op == "upto" else ("В какое время", "time")
-    if qkind == "date" and op in ("", "clock"):  # "списывается 15 числа каждого месяца"
-        return ("Какого числа" if after.startswith("числ") else "Когда"), "date"
-    if qkind in ("duration", "date"):
-        if op == "upto" and after.startswith("числ"):
-            return "До какого числа", "deadline"  # "вносится до 10 числа текущего месяца"
-        table = {"deadline": "В какой срок", "within": "В какой срок", "term": "На какой срок",
-                 "length": "Какой продолжительности", "after": "Через какое время", "upto": "До какого срока",
-                 "limit": "В какой срок"}
-        if op in ("within", "limit") and lasting:  # "хранится не более 30 дней": how long, not by when
-            return "Как долго", "duration"
-        if op == "within" and lemma in _PERMITTED:  # «пополнение допускается в течение 90 дней»: a window in
-            return "В течение какого срока", "deadline"  # which it is allowed, not a deadline («В какой срок …»)
-        if op in table:
-            return table[op], "deadline" if op in ("deadline", "within", "upto") else "duration"
-        if not op and lemma == "занимать":  # "занимает 3 дня": "Сколько времени занимает …?"
-            return "Сколько времени", "duration"
-        if not op:
-            return ("Сколько" if lemma in ("длиться", "составлять", "стоить") else "Как долго"), "duration"
-        return None
-    if qkind in ("money", "percent"):
-        kind = "amount" if qkind == "money" else "percent"
-        table = {"amount": "В каком размере", "range": "В каких пределах", "rate": "По какой ставке",
-                 "limit": "В каком размере", "upto": "В каком размере", "least": "В каком размере"}
-        if op in table:
-            return table[op], "limit" if op in ("range", "limit", "upto") else kind
-        if not op and lemma in ("стоить", "составлять"):
-            return "Сколько", kind
-        return None
-    return None
-
-
 def _clean_tail(words: list[str]) -> list[str]:
     return [w.strip(",;:") for w in words]
 
@@ -289,6 +164,8 @@ def _split_subject(words: list[str], verb_at: int, verb: str) -> tuple[list[str]
         if k and (verb_at - k > 4 or any(w.lower() in _RU_PREP for w in words[k:verb_at])):
             continue
         if k and NUMBER.search(words[k - 1]):  # "весом более 20 | кг": the word after a number is its unit
+            continue
+        if k and words[k - 1].lower() in _RU_PREP:  # «При отказе в | визе»: the object of a preposition
             continue
         form = _subject_form(subject)
         if form is not None and _agrees(verb, form):
@@ -347,19 +224,21 @@ def length_question(subject: str, rest: list[str]) -> str | None:
     """«Обеденный перерыв предоставляется продолжительностью 1 час» asks «Какова продолжительность обеденного
     перерыва?», as a person asks, not the bookish «Какой продолжительности предоставляется обеденный перерыв?»;
     ``rest`` (to whom: «работникам с ненормированным рабочим днём») follows. None when the subject does not
-    inflect."""
+    inflect. A dative of whom it is for reads «для» + genitive in a question without a verb: «Какова
+    продолжительность дополнительного отпуска для работников с ненормированным рабочим днём?»."""
     gen = morph.inflect(morph.lower_first(subject), "gent")
     if not gen:
         return None
-    return " ".join(["Какова продолжительность", gen] + ([_lower(rest)] if rest else [])) + "?"
+    return " ".join(["Какова продолжительность", gen] + ([_lower(for_whom(rest))] if rest else [])) + "?"
 
 
 def _agent_after(subject: str, verb: str, middle: list[str]) -> str | None:
     """The agent of a sentence in object-verb-subject order: «Бронирование гостиницы выполняет административный
     отдел за 5 дней до поездки». A verbal noun («бронирование», «оформление», «согласование») does not act, so
     when it stands before an active transitive verb and the words after the verb are a noun group that can be
-    its nominative subject, those words are the agent: «В какой срок административный отдел выполняет
-    бронирование гостиницы?». None for any other sentence."""
+    its nominative subject, those words are the agent, asked first: «… административный отдел выполняет
+    бронирование гостиницы?», which the caller asks «… административный отдел бронирует гостиницу?»
+    (:func:`.prose_ru_verbs.plain_action`). None for any other sentence."""
     head = subject.split()[0].lower() if subject.split() else ""
     if not re.fullmatch(r"[а-яё]+(?:ание|ение|ёние|тие)", head) or verb.lower().endswith(("ся", "сь")) \
             or not middle or len(middle) > 4:
@@ -374,40 +253,6 @@ def _agent_after(subject: str, verb: str, middle: list[str]) -> str | None:
     if form is None or not _agrees(verb, form):
         return None
     return morph.lower_first(agent)
-
-
-def _recipient_before_verb(question: str) -> str:
-    """«В какой срок направляется уведомление о плановых работах клиенту?» -> «В какой срок клиенту направляется
-    уведомление о плановых работах?»: a bare dative noun group (to whom, no preposition before it) that the
-    sentence's word order left at the end, after the subject, goes before the verb, as a person asks. A dative
-    right after its verb («Какая скидка предоставляется пенсионерам?»), one after a preposition and one with
-    words after it (they may be its modifiers: «работникам с ненормированным рабочим днём») stay where they are."""
-    words = question.rstrip("?").split(" ")
-    verb_at = next((i for i, w in enumerate(words) if _is_verb(w)), None)
-    if verb_at is None:
-        return question
-    analyzer = morph._analyzer()
-    for i in range(verb_at + 2, len(words)):
-        w = words[i].lower()
-        if not re.fullmatch(r"[а-яё]+", w):
-            continue
-        parses = [a for a in analyzer.parse(w) if a.score >= 0.05]
-        if not parses or not all(a.tag.POS == "NOUN" and a.tag.case == "datv" for a in parses):
-            continue
-        start = i
-        if i != len(words) - 1:
-            return question  # words after it may be its own modifiers («работникам с ненормированным днём»)
-        while start - 1 > verb_at and re.fullmatch(r"[а-яё]+", words[start - 1].lower()) and any(
-                a.tag.POS in ("ADJF", "PRTF") and a.tag.case == "datv" for a in analyzer.parse(words[start - 1].lower())):
-            start -= 1
-        before = words[start - 1].lower()
-        bp = _parse(before) if re.fullmatch(r"[а-яё]+", before) else None
-        if start - 1 == verb_at or before in _RU_PREP or bp is not None and bp.tag.POS == "PREP":
-            return question  # right after the verb, or governed by a preposition («к базовому тарифу»)
-        group = words[start:i + 1]
-        rest = words[:start] + words[i + 1:]
-        return " ".join(rest[:verb_at] + group + rest[verb_at:]) + "?"
-    return question
 
 
 def _lower(words: list[str]) -> str:
@@ -435,6 +280,9 @@ def _ru_question(sentence: str) -> tuple[str | None, str, str, str, str]:
         last_num, q_at = first_num + 2, first_num - 1
     op_len, op = _operator(words[:q_at])
     number = words[last_num]
+    if re.search(r"\d-[а-я]+$", number.rstrip(",.;:")) or words[q_at - 1].lower() in ("в", "во") and re.match(
+            r"^раз(?:а|$)", words[last_num + 1] if last_num + 1 < len(words) else ""):
+        return None, "prose_no_question_form", "", "", ""  # «до 24-й недели», «в 2 раза»: asked by .prose_wh
     after = " ".join(words[last_num + 1:last_num + 3])
     if re.fullmatch(r"[\d.,]+%", number):
         number, after = number[:-1], "%"
@@ -445,6 +293,8 @@ def _ru_question(sentence: str) -> tuple[str | None, str, str, str, str]:
             r"^возраст", words[q_at - op_len - 1].lower()):
         return None, "prose_no_question_form", "", "", ""  # a participle clause or an age: asked by .prose_wh
     middle = _clean_tail(words[verb_at + 1:q_at - op_len])
+    if "вычетом" in (w.lower() for w in middle):  # «за вычетом расходов в размере 20%»: the number is what is
+        return None, "prose_no_question_form", "", "", ""  # withheld, asked by .prose_wh (.prose_ru_deduct)
     split = _split_subject(words, verb_at, verb)
     if split is None:
         # the verb before its subject: "Пенсионерам предоставляется скидка 10% …"
@@ -460,13 +310,15 @@ def _ru_question(sentence: str) -> tuple[str | None, str, str, str, str]:
             prefix = _recipient_first(prefix)
             question = f"{_WHAT[form2]} {_lower(middle)} {verb} {_lower(prefix)}?"
             return question, {"percent": "percent", "money": "amount"}.get(qkind, "count"), cand, "", ""
-        counted_back = _before_what(words, op, q_at, last_num) if qkind == "duration" else None
-        opening = (counted_back, "deadline") if counted_back else _ru_question_word(
+        back = counted_back(words, op, q_at, last_num) if qkind == "duration" else None
+        opening = (back[0], "deadline") if back else _ru_question_word(
             op, qkind, lemma, after.lstrip(), lasting=_is_lasting(lemma, cand, words[last_num + 2:]))
         if opening is None:
             return None, "prose_no_question_form", "", "", ""
         if op == "length" and (length := length_question(cand, prefix)) is not None:
             return length, opening[1], cand, "", ""
+        if back and back[1] and (clause := lead_clause(verb, cand, [], prefix)) is not None:
+            return f"{opening[0]} {clause}?", "deadline", cand, "", ""  # «… нужно направить уведомление клиенту?»
         return f"{opening[0]} {verb} {_lower(middle)} {_lower(prefix)}?", opening[1], cand, "", ""
     prefix, subject, form = split
     if any(w.lower() in _RU_PRONOUNS for w in prefix + middle) or len(subject.split()) > 10 or len(middle) > 5:
@@ -478,11 +330,14 @@ def _ru_question(sentence: str) -> tuple[str | None, str, str, str, str]:
         opening_words, rest = instrumental
         subj = morph.lower_first(subject)
         question = " ".join([opening_words, verb, subj] + rest + ([_lower(prefix)] if prefix else [])) + "?"
+        if not opening_words.lower().startswith(("с ", "со ")):  # «облагается комиссией»: «Какова комиссия за …?»
+            question = charge_question(middle[-1], subject, rest, _lower(prefix)) or question
         return question, "percent" if qkind == "percent" else "amount", subject, "", "plur" if form == "plur" else "sing"
+    back = counted_back(words, op, q_at, last_num) if qkind == "duration" else None
     if lemma == "составлять":
         opening: tuple[str, str] | None = ("Сколько", {"money": "amount", "percent": "percent"}.get(qkind, "duration"))
-    elif qkind == "duration" and (counted_back := _before_what(words, op, q_at, last_num)):
-        opening = counted_back, "deadline"  # «за 3 дня до исследования»: «За сколько дней до исследования …»
+    elif back:
+        opening = back[0], "deadline"  # «за 3 дня до исследования»: «За сколько дней до исследования …»
     else:
         opening = _ru_question_word(op, qkind, lemma, after.lstrip(),
                                     lasting=_is_lasting(lemma, subject, words[last_num + 2:]))
@@ -500,9 +355,18 @@ def _ru_question(sentence: str) -> tuple[str | None, str, str, str, str]:
     reflexive = verb.lower().endswith(("ся", "сь")) or "intr" in _parse(verb).tag and not middle
     agent = _agent_after(subject, verb, middle)
     if agent is not None:  # «Бронирование гостиницы выполняет административный отдел»: the agent is after the verb
-        question = " ".join([q, agent, verb, subj] + ([_lower(prefix)] if prefix else [])) + "?"
+        action = plain_action(verb, subj) or f"{verb} {subj}"  # «выполняет бронирование гостиницы» -> «бронирует …»
+        question = " ".join([q, agent, action] + ([_lower(prefix)] if prefix else [])) + "?"
         return question, kind, subject, "", "plur" if form == "plur" else "sing"
+    if back and back[1] and reflexive and (clause := lead_clause(verb, subject, middle, prefix)) is not None:
+        # «не позднее чем за 24 часа до визита»: «За сколько часов до визита нужно отменить запись на приём?»; the
+        # frame asks another subject's deadline as before («В какой срок выплачивается {subj}?»)
+        frame = f"В какой срок {verb} {{subj}}?" if not middle and not prefix else ""
+        return f"{q} {clause}?", kind, subject, frame, "plur" if form == "plur" else "sing"
     core = f"{verb} {subj}" if reflexive or q.startswith("Сколько") else f"{subj} {verb}"
+    if middle and "intr" in _parse(verb).tag and all(_parse(w).tag.POS == "ADVB" for w in middle):
+        # adverbs alone are no complement: «В какое время ежедневно работает офис?», not «… офис работает ежедневно?»
+        core, middle = " ".join(middle + [verb, subj]), []
     question = " ".join([q, core] + middle + ([_lower(prefix)] if prefix else [])) + "?"
     frame = f"{q} {verb} {{subj}}?" if core.startswith(verb) and not middle and not prefix \
         and not q.startswith("За сколько") else ""
@@ -533,11 +397,14 @@ def prose_questions(chunks: Iterable[Chunk], langs: dict[str, str], dropped: Cou
             if own == "ru" and not morph.available():
                 dropped["prose_russian_morphology_missing"] += 1
                 continue
-            question, kind, subject, frame, form = (_ru_question if own == "ru" else en_question)(sent)
+            # the one statement asked, in the reader's voice (:mod:`.prose_ru_clause`, :mod:`.prose_ru_voice`)
+            asked = as_asked(one_statement(_CLAUSE.sub("", sent))) if own == "ru" else sent
+            question, kind, subject, frame, form = (_ru_question if own == "ru" else en_question)(asked)
             if question is None and own == "ru":
-                wh, wh_kind = ru_wh_question(sent)
-                if wh is None and (cap := ru_cap_question(_CLAUSE.sub("", sent))) is not None:
-                    wh, wh_kind = cap  # "не должен превышать", "ограничена суммой": the maximum it states
+                # «не должен превышать», «ограничена суммой»: the maximum it states («Каков максимальный вес …?»),
+                # before the question phrase in place of the number («Сколько метров не должны превышать …?»)
+                cap = ru_cap_question(asked) or modal_question(asked)  # «нужно подать …» (:mod:`.prose_ru_modal`)
+                wh, wh_kind = cap if cap is not None else ru_wh_question(asked)
                 if wh is not None:
                     question, kind, subject, frame, form = wh, wh_kind, "", "", ""
             if question is not None and ANAPHORA.search(sent):
@@ -545,7 +412,7 @@ def prose_questions(chunks: Iterable[Chunk], langs: dict[str, str], dropped: Cou
                 # последующий час» asked as «каждый час» is a false premise when the first hours are free
                 question, kind = None, "prose_leans_on_sentence_before"
             if question is not None and own == "ru":
-                question = _recipient_before_verb(question)
+                question = polish(question)  # a dative's place and preposition (:mod:`.prose_ru_order`)
             if question is None:
                 dropped[kind] += 1
                 if why is not None:

@@ -6,11 +6,16 @@ Russian word order is free enough that moving the question phrase to the front a
 sentence in its order gives a grammatical question: «В течение 14 календарных дней с даты заключения договора
 страхователь может отказаться от полиса» -> «В течение какого срока с даты заключения договора страхователь
 может отказаться от полиса?». The question phrase comes from the operator before the number and the word
-after it (:func:`wh_phrase`): «на 4 платежа» -> «На сколько платежей», «с 5 класса» -> «С какого класса»,
-«старше 60 лет» -> «какого возраста» (an age, not a duration), «на 12%» -> «На сколько процентов»,
+after it (:func:`.prose_ru_phrase.wh_phrase`): «на 4 платежа» -> «На сколько платежей», «с 5 класса» -> «С какого
+класса», «старше 60 лет» -> «какого возраста» (an age, not a duration), «на 12%» -> «На сколько процентов»,
 «не превышает 45 минут» -> «Сколько минут не превышает». A percentage or amount "в размере" that belongs to a
-noun in the genitive («за вычетом расходов страховщика в размере 20%») is asked about that noun:
-«Сколько составляют расходы страховщика при досрочном расторжении договора?».
+noun in the genitive is asked about that noun («Сколько составляют расходы …?»), and after «за вычетом» as what is
+withheld (:mod:`.prose_ru_deduct`: «Сколько удерживается из страховой премии при досрочном расторжении договора?»).
+An age that qualifies a person is asked as its bound (:mod:`.prose_ru_age`: «С какого возраста водителям …?»).
+What the unit measures, a rate and the event a time counts from go with the phrase, a chain of adjuncts is left out
+(:mod:`.prose_ru_joined`: «В какой срок после решения перечисляются деньги?»); a sentence without a subject asks
+its verb after the phrase («Сколько взимается за утерю ключа?»); «Если …, …» asks the condition
+(:mod:`.prose_ru_condition`).
 
 The reference stays the whole sentence (the caller's), so the answer and its condition are in the chunk.
 """
@@ -20,155 +25,28 @@ from __future__ import annotations
 import re
 
 from ragauge.generate.questions import morph
+from ragauge.generate.questions.prose_ru_age import age_question
+from ragauge.generate.questions.prose_ru_condition import if_question
+from ragauge.generate.questions.prose_ru_deduct import deduction_question
+from ragauge.generate.questions.prose_ru_nominal import named_price
+from ragauge.generate.questions.prose_ru_joined import joined, own_subject, subject_clause_ok, with_owner
+from ragauge.generate.questions.prose_ru_phrase import AGE_OPS as _AGE_OPS
+from ragauge.generate.questions.prose_ru_phrase import OPS as _OPS
+from ragauge.generate.questions.prose_ru_phrase import TIME_UNIT as _TIME_UNIT
+from ragauge.generate.questions.prose_ru_phrase import fact_kind as _fact_kind
+from ragauge.generate.questions.prose_ru_phrase import unit_kind as _unit_kind
+from ragauge.generate.questions.prose_ru_phrase import wh_phrase
 
 _WORD = re.compile(r"\S+")
-_NUM = re.compile(r"^\d+(?:[.,]\d+)?%?[,.;:]?$")
-_TIME = re.compile(r"^(?:рабоч|календарн|банковск)?\w*$|^(?:дн|день|дня|час|минут|недел|месяц|год|сут|лет)", re.I)
-_TIME_UNIT = re.compile(r"^(?:дн|день|дня|час|минут|недел|месяц|месяца|год|сут)", re.I)
-_MONEY = re.compile(r"^(?:руб|₽|коп|тыс|млн|\$|€)", re.I)
-_MONTH = re.compile(r"^(?:январ|феврал|март|апрел|ма[яй]|июн|июл|август|сентябр|октябр|ноябр|декабр)", re.I)
-_AGE_OPS = ("старше", "младше", "моложе")
+_NUM = re.compile(r"^\d+(?:[.,]\d+)?%?[,.;:]?$|^\d+-[а-я]{1,3}[,.;:]?$")
 _PREPOSITIONS = {"при", "в", "во", "на", "за", "по", "с", "со", "для", "после", "до", "от", "через", "перед", "у", "к",
                  "если", "когда", "согласно", "в течение"}
 _SKIP_START = {"он", "она", "оно", "они", "это", "этот", "эта", "эти", "такой", "такая", "такие", "также", "и", "а",
                "но", "или", "который", "которая", "которые"}
-#: Operators before a number, longest first, as they are written; the question keeps them when it can.
-_OPS = ("более чем на", "менее чем на", "не ранее чем через", "не ранее чем за", "не позднее чем за", "не позднее, чем за", "не менее чем за", "не позднее чем через", "в течение",
-        "не позднее", "не ранее", "не превышает", "не превышают", "не более", "не менее", "в размере", "на срок до",
-        "на срок", "сроком", "старше", "младше", "моложе", "менее", "более", "свыше", "через", "на", "до", "от",
-        "с", "со", "за", "в", "по")
-
-
 def _parse(word: str):
     analyzer = morph._analyzer()
     clean = word.strip(",.;:«»()").lower()
     return analyzer.parse(clean)[0] if analyzer is not None and re.fullmatch(r"[а-яё-]+", clean) else None
-
-
-def _gen_plural(word: str) -> str | None:
-    clean = word.strip(",.;:").lower()
-    analyzer = morph._analyzer()
-    if analyzer is None or not re.fullmatch(r"[а-яё]+", clean):
-        return None
-    parses = [p for p in analyzer.parse(clean) if p.tag.POS == "NOUN"]
-    if not parses:
-        return None
-    if any({"gent", "plur"} <= set(p.tag.grammemes) for p in parses):
-        return clean  # "лет", "человек", "дней" are already the form "сколько" takes
-    if parses[0].normal_form == "год":
-        return "лет"  # "Сколько лет", never "годов"
-    form = parses[0].inflect({"gent", "plur"})
-    return form.word if form else None
-
-
-def _which_gen(word: str) -> str | None:
-    """"какого класса", "какой недели": "какой" in the genitive agreeing with a genitive singular noun."""
-    p = _parse(word)
-    if p is None or p.tag.POS != "NOUN":
-        return None
-    gen = p.inflect({"gent", "sing"})
-    if gen is None:
-        return None
-    which = "какой" if str(p.tag.gender) == "femn" else "какого"
-    return f"{which} {gen.word}"
-
-
-def _unit_kind(unit: str, number: str) -> str:
-    if number.endswith("%") or unit.startswith("%") or unit.startswith("процент"):
-        return "percent"
-    if _MONEY.match(unit):
-        return "money"
-    if re.match(r"^(?:лет|год|года)\b", unit):
-        return "years"
-    if _TIME_UNIT.match(unit) or re.match(r"^(?:рабоч|календарн|банковск)\w*\s+(?:дн|день|дня|час|недел|месяц|сут)",
-                                          unit):
-        return "time"
-    if _MONTH.match(unit):
-        return "date"
-    if unit.startswith("числ"):
-        return "day"
-    return "count"
-
-
-def wh_phrase(op: str, number: str, unit_words: list[str], before: str = "") -> tuple[str, int] | None:
-    """(question phrase, how many unit words it replaces) for ``op NUMBER UNIT``; None when no natural one.
-
-    ``before`` is the word before the operator ("возраста", "стажем"). Examples: ("в течение", "14",
-    ["календарных", "дней"]) -> ("в течение какого срока", 2); ("на", "4", ["платежа"]) -> ("на сколько
-    платежей", 1); ("", "6", ["лет"], before="возраста") -> ("какого возраста", 1).
-    """
-    unit = " ".join(unit_words[:2]).lower()
-    kind = _unit_kind(unit, number)
-    n_unit = 0 if kind == "percent" and number.endswith("%") else 1
-    if kind == "time" and re.match(r"^(?:рабоч|календарн|банковск)", unit):
-        n_unit = 2
-    last_unit = unit_words[n_unit - 1] if n_unit and len(unit_words) >= n_unit else ""
-    if kind in ("time", "years") and op in ("", "в течение") and before.lower().startswith("возраст"):
-        return "какого возраста", n_unit
-    if kind == "years" and op in _AGE_OPS:
-        return "какого возраста", n_unit
-    if kind == "years" and op in ("с", "со", "до", "от"):
-        return f"{'с' if op == 'со' else op} какого возраста", n_unit
-    if kind in ("time", "years"):
-        many = _gen_plural(last_unit) if last_unit else None
-        table = {"более чем на": f"более чем на сколько {many}" if many else None,
-                 "не ранее чем через": f"через сколько {many}" if many else None,
-                 "не ранее чем за": f"за сколько {many}" if many else None,
-                 "менее чем на": f"менее чем на сколько {many}" if many else None,
-                 "в течение": "в течение какого срока", "не позднее": "в какой срок", "сроком": "на какой срок",
-                 "на срок": "на какой срок", "на срок до": "на какой срок", "на": "на какой срок",
-                 "через": f"через сколько {many}" if many else None,
-                 "не позднее чем за": f"за сколько {many}" if many else None,
-                 "не позднее, чем за": f"за сколько {many}" if many else None,
-                 "не менее чем за": f"за сколько {many}" if many else None,
-                 "за": f"за сколько {many}" if many else None,
-                 "не позднее чем через": f"через сколько {many}" if many else None,
-                 "не превышает": f"сколько {many} не превышает" if many else None,
-                 "не превышают": f"сколько {many} не превышают" if many else None,
-                 "не более": f"сколько {many} максимум" if many else None,
-                 "не менее": f"сколько {many} минимум" if many else None,
-                 "менее": f"менее скольких {many}" if many else None,
-                 "более": f"более скольких {many}" if many else None,
-                 "свыше": f"свыше скольких {many}" if many else None,
-                 "до": "на какой срок",
-                 "": f"сколько {many}" if many else None}
-        found = table.get(op)
-        return (found, n_unit) if found else None
-    if kind == "percent":
-        table = {"на": "на сколько процентов", "в размере": "в каком размере", "до": "до скольких процентов",
-                 "не более": "в каком максимальном размере", "не превышает": "какую долю не превышает",
-                 "не менее": "в каком минимальном размере", "": "сколько процентов"}
-        found = table.get(op)
-        return (found, n_unit if not number.endswith("%") else 0) if found else None
-    if kind == "money":
-        table = {"в размере": "в каком размере", "за": "за какую сумму", "до": "до какой суммы",
-                 "не более": "в каком максимальном размере", "не превышает": "какую сумму не превышает",
-                 "не превышают": "какую сумму не превышают", "не менее": "в каком минимальном размере",
-                 "от": "от какой суммы", "свыше": "свыше какой суммы", "более": "более какой суммы"}
-        found = table.get(op)
-        return (found, 1) if found else None
-    if kind in ("day", "date") and op in ("до", "с", "со", "не позднее"):
-        return f"{'с' if op == 'со' else 'до' if op == 'не позднее' else op} какого числа", 1
-    if kind == "count" and unit_words:
-        head = unit_words[0]
-        if len(head) <= 2:
-            return None  # "1,8 м", "50 мм": a unit symbol has no "сколько" form
-        p = _parse(head)
-        if p is None or p.tag.POS != "NOUN":
-            return None
-        if op in ("с", "со", "по") and str(p.tag.case) == "gent" and str(p.tag.number) == "sing":
-            which = _which_gen(head)  # "с 5 класса" -> "с какого класса"
-            return (f"{'с' if op == 'со' else op} {which}", 1) if which else None
-        many = _gen_plural(head)
-        if many is None:
-            return None
-        table = {"на": f"на сколько {many}", "до": f"до скольких {many}", "от": f"от скольких {many}",
-                 "не более": f"сколько {many} максимум", "не менее": f"сколько {many} минимум",
-                 "более": f"более скольких {many}", "менее": f"менее скольких {many}",
-                 "свыше": f"свыше скольких {many}", "": f"сколько {many}"}
-        found = table.get(op)
-        return (found, 1) if found else None
-    return None
 
 
 def _genitive_owner(words: list[str], at: int) -> tuple[int, str] | None:
@@ -218,14 +96,8 @@ def ru_wh_question(sentence: str) -> tuple[str | None, str]:
     verb_at = _find_verb(words)
     if verb_at is None:
         return None, "prose_no_verb"
-    if words[0].lower() == "если" and (comma := next((k for k, x in enumerate(words) if x.endswith(",")), 0)) \
-            and comma + 2 < len(words) and _find_verb(words[comma + 1:]) is not None:
-        # "Если клиент опаздывает более чем на 30 минут, запись может быть перенесена" -> "В каком случае запись
-        # может быть перенесена?": the condition is the answer
-        main = words[comma + 1:]
-        if not morph.is_proper(main[0]) and not morph.is_abbreviation(main[0]):
-            main = [morph.lower_first(main[0])] + main[1:]
-        return "В каком случае " + " ".join(main).rstrip(",") + "?", "condition"
+    if words[0].lower() == "если" and (condition := if_question(words)) is not None:
+        return condition, "condition"  # the condition is the answer (:mod:`.prose_ru_condition`)
     condition_end = next((k for k, x in enumerate(words) if x.endswith(",")), -1) \
         if words[0].lower() in ("если", "когда", "пока") else -1
     relative = next((k for k in range(1, len(words)) if words[k - 1].endswith(",")
@@ -241,6 +113,9 @@ def ru_wh_question(sentence: str) -> tuple[str | None, str]:
         if i + 1 < len(words) and words[i - 1].lower() in ("с", "со") and words[i + 1].lower() in ("по", "до") \
                 or i + 2 < len(words) and words[i - 1].lower() in ("с", "со") and words[i + 2].lower() in ("по", "до"):
             continue  # a range "с 1 ноября по 31 марта": neither end alone is the answer
+        if i < verb_at and (words[i - 1].lower() == "от" and i + 2 < len(words) and words[i + 1].lower() == "до"
+                            or i >= 3 and words[i - 1].lower() == "до" and words[i - 3].lower() == "от"):
+            continue  # «За опоздание от 1 до 3 часов взимается …»: a range before the verb says of what
         number = w.rstrip(",.;:")
         if any(x.lower().startswith("котор") for x in words[:i]):
             return None, "prose_no_question_form"  # a relative clause before the number: its verb is not the one
@@ -260,6 +135,10 @@ def ru_wh_question(sentence: str) -> tuple[str | None, str]:
             continue  # "при влажности не более 60 %": a condition on a noun, not what the sentence states
         phrase, n_unit = found
         start, end = i - op_len, i + 1 + n_unit
+        if op == "за" and _unit_kind(" ".join(unit_words), number) == "money" \
+                and (named := named_price(words, start, end)) is not None:
+            return named, "amount"  # «… опцией «Шины и стёкла» за 250 рублей»: what the named thing costs
+        phrase, end = with_owner(phrase, words, end, number)  # «50% стоимости тура»: «сколько максимум»
         alt = [k for k in range(verb_at + 2, start) if words[k].lower() == "или"]
         if alt and start - alt[-1] <= 4 and not any(x.endswith(",") for x in words[verb_at + 1:start]) \
                 and (adv := _parse(words[alt[-1] - 1].strip(","))) is not None and adv.tag.POS == "ADVB":
@@ -282,21 +161,35 @@ def ru_wh_question(sentence: str) -> tuple[str | None, str]:
         if end < len(words) and words[end].lower() == "и" and start > verb_at:
             words = words[:end]  # "… через 28 суток и только при …": the second condition is not asked about
         if _in_place(words, start, end, verb_at, phrase):
+            if phrase.endswith("какого возраста") and (age := age_question(words, start, end, op)) is not None:
+                return age, _fact_kind(unit_words, number)  # «С какого возраста студентам …?» (:mod:`.prose_ru_age`)
             comma = "," if words[end - 1].endswith(",") and end < len(words) else ""
             question = " ".join(words[:start] + [phrase + comma] + words[end:]).rstrip(",") + "?"
             return question[:1].upper() + question[1:], _fact_kind(unit_words, number)
         if op == "в размере" and number.endswith("%") or op == "в размере" and _unit_kind(" ".join(unit_words),
                                                                                            number) == "money":
             owner = _genitive_owner(words, start)
-            if owner is not None and owner[0] > verb_at:
-                return _owner_question(words, verb_at, owner), "percent" if number.endswith("%") else "amount"
+            # «за вычетом расходов …»: what is withheld from the money (:mod:`.prose_ru_deduct`)
+            withheld = deduction_question(words, verb_at, start) if start > verb_at else None
+            if withheld is not None or owner is not None and owner[0] > verb_at:
+                asked = withheld or _owner_question(words, verb_at, owner)
+                return asked, "percent" if number.endswith("%") else "amount"
         second = next((k for k in range(start - 1, verb_at, -1) if words[k - 1].lower() == "и"
                        and _find_verb([words[k]]) is not None), None)
         if second is not None:  # "оформляется в день обращения и действует 3 месяца": ask the second predicate
             cut = second - verb_at
             words = words[:verb_at] + words[second:]
             start, end, verb_at = start - cut, end - cut, verb_at
-        if not any(x.endswith(",") for x in words[:verb_at]) and words[0].lower() not in _PREPOSITIONS \
+        phrase, words, start, end = joined(phrase, words, start, end, verb_at)  # «в сутки», «после решения»
+        if start > verb_at and words[0].lower() in _PREPOSITIONS and _find_verb(words[:verb_at]) is None \
+                and _invertible_verb(words[verb_at]) and not any(x.endswith(",") for x in words[:verb_at]):
+            # «В стоимость аренды входит 300 км в сутки»: the verb follows the question phrase, then its subject
+            # if any («Для путешественников … стоимость полиса увеличивается в 2 раза»), then the prepositions
+            at = own_subject(words, verb_at)
+            lead = [morph.lower_first(words[0])] + words[1:at]
+            words = [words[verb_at]] + words[at:verb_at] + lead + words[verb_at + 1:]
+            start, end, verb_at = start, end, 0
+        if subject_clause_ok(words, verb_at) and words[0].lower() not in _PREPOSITIONS \
                 and start > verb_at and _invertible(words, verb_at):
             # the verb after the question phrase, as a person asks: "Сколько месяцев действует гарантия …?";
             # a "не" before it and a modal's infinitive after it move with it: "не должны превышать"
@@ -355,8 +248,12 @@ def _invertible(words: list[str], verb_at: int) -> bool:
     if first_noun is None or not any(p.tag.POS == "NOUN" and p.tag.case == "nomn"
                                      for p in analyzer.parse(first_noun.strip(",").lower())):
         return False
-    verb = _parse(words[verb_at])
-    return verb is not None and (words[verb_at].lower().rstrip(",").endswith(("ся", "сь")) or verb.tag.POS == "ADJS"
+    return _invertible_verb(words[verb_at])
+
+
+def _invertible_verb(word: str) -> bool:
+    verb = _parse(word)
+    return verb is not None and (word.lower().rstrip(",").endswith(("ся", "сь")) or verb.tag.POS == "ADJS"
                                  or "intr" in verb.tag)
 
 
@@ -394,11 +291,6 @@ def ru_condition_question(sentence: str) -> str | None:
     if not morph.is_proper(subject[0]) and not morph.is_abbreviation(subject[0]):
         subject = [morph.lower_first(subject[0])] + subject[1:]
     return f"При каком условии {words[verb_at]} {' '.join(subject)}?"
-
-
-def _fact_kind(unit_words: list[str], number: str) -> str:
-    return {"percent": "percent", "money": "amount", "time": "deadline", "years": "condition", "day": "date",
-            "date": "date"}.get(_unit_kind(" ".join(unit_words).lower(), number), "count")
 
 
 def _in_place(words: list[str], start: int, end: int, verb_at: int, phrase: str) -> bool:

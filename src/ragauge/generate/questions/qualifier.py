@@ -14,9 +14,10 @@ the same question with two answers. Asked with the card it is about, each has on
 
 Names that do not tell the chunks apart give no qualifier: the question stays ambiguous and is dropped.
 
-A document about several things of one kind (two cards, two deposits, each in its own named section) has every
-number-bearing question of those sections asked of its thing, whether or not the other section states the same
-attribute: :func:`of_siblings`.
+A question from a section that names a thing (two cards, two deposits, a credit card beside a loan) is asked of
+that thing only when a reader needs it (:func:`of_siblings`): its sentence names the kind («Срок вклада …» under
+one of two deposits), or another section states the same attribute. A term stated once ("Audit logs are kept for
+12 months" under "Premium plan") is the whole service's and is asked as it is.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ import re
 from typing import Sequence
 
 from ragauge.generate.chunking import Chunk
-from ragauge.generate.questions import morph
+from ragauge.generate.questions import morph, scope_attribute, scope_mention, scope_thing
+from ragauge.generate.questions.prose_ru_order import after_subject
 from ragauge.generate.questions.special import lemmas
 
 #: A heading longer than this many words is a sentence or a title, not the name of a thing.
@@ -73,7 +75,8 @@ def entity_name(chunk: Chunk, lang: str) -> str | None:
 def with_entity(question: str, entity: str, lang: str) -> str:
     """``question`` asked of ``entity`` (from :func:`entity_name`). Russian: when the question already holds the
     entity's noun («Каков срок вклада?» under «Вклад «Надёжный»»), only the name is added after it («Каков срок
-    вклада «Надёжный»?»), else «по» + the entity in the dative."""
+    вклада «Надёжный»?»), else «по» + the entity in the dative, right after the subject
+    (:func:`.prose_ru_order.after_subject`: «В какой срок зачисляется кешбэк по карте «Премиум» на счёт?»)."""
     body = question.rstrip("?").rstrip()
     if lang == "en":
         # "What is the annual fee of the Gold card?", but "What is the fee for cash withdrawals at other banks'
@@ -88,7 +91,8 @@ def with_entity(question: str, entity: str, lang: str) -> str:
         for i, w in enumerate(words):
             if re.fullmatch(r"[а-яё]+", w) and analyzer.parse(w)[0].normal_form == lemma:
                 return " ".join(words[:i + 1] + [rest] + words[i + 1:]) + "?"
-    return f"{body} по {entity}?"
+    # right after the subject, before an adverbial of the verb: «… зачисляется кешбэк по карте «Премиум» на счёт?»
+    return after_subject(f"{body}?", f"по {entity}")
 
 
 def with_source(question: str, name: str, lang: str, *, section: bool) -> str:
@@ -117,11 +121,20 @@ def distinguished(questions: Sequence[str], chunks: Sequence[Chunk], langs: Sequ
 
 
 def of_siblings(questions: Sequence[tuple[str, Chunk, str]], chunks: Sequence[Chunk]) -> list[str]:
-    """Each (question, chunk, lang) asked of the thing its section names when another section of the same document
-    names another thing of the same kind ("Classic card" beside "Gold card", «Вклад «Надёжный»» beside «Вклад
-    «Пенсионный»»): "Cashback is paid at 2% of card purchases" under "Gold card" asks "At what rate is cashback paid
-    for the Gold card?", since a reader of two cards' tariffs cannot know which one "cashback" means. A question
-    that already names its thing, and any question from other sections, is returned as it is."""
+    """Each (question, chunk, lang) asked of the thing its section names (a named one, :func:`entity_name`, or
+    one without a name that the section's text owns, :func:`.scope_thing.thing_name`) only when a reader needs
+    it to know which thing is meant:
+
+    * **the sentence names the kind** its section's thing shares with another named thing of the document
+      («Срок вклада составляет 181 день» under «Вклад «Надёжный»» beside «Вклад «Пенсионный»»: which deposit?);
+    * **another section of the document states the same attribute** (:mod:`.scope_attribute`): "Support tickets
+      are answered within 8 business hours" under "Standard plan" beside "Premium tickets are answered within 1
+      hour"; «Обязательный платёж составляет 3%» under «Кредитная карта» beside the loan's «Ежемесячный платёж».
+
+    A term stated once, without the kind ("Audit logs are kept for 12 months" under "Premium plan"), is the whole
+    service's and stays general, as does a question that already names its thing and any question from other
+    sections. Any question whose sentence calls a thing the chunk names by its kind only («Страховая сумма по
+    опции» after «Опцию «Отмена поездки»») gets that name (:mod:`.scope_mention`)."""
     names: dict[tuple[str, str], str | None] = {}
 
     def name(c: Chunk, lang: str) -> str | None:
@@ -129,15 +142,31 @@ def of_siblings(questions: Sequence[tuple[str, Chunk, str]], chunks: Sequence[Ch
             names[c.id, lang] = entity_name(c, lang)
         return names[c.id, lang]
 
+    things: dict[tuple[str, str], str | None] = {}
+
+    def thing(c: Chunk, lang: str) -> str | None:
+        if (c.id, lang) not in things:
+            things[c.id, lang] = name(c, lang) or scope_thing.thing_name(c, lang)
+        return things[c.id, lang]
+
     out = []
     for question, chunk, lang in questions:
-        own = name(chunk, lang)
-        if not own or set(lemmas(_section(chunk))) <= set(lemmas(question)):
-            out.append(question)
+        heading = _section(chunk)
+        sentence = scope_attribute.source_sentence(question, chunk)
+        mentioned = scope_mention.named(question, sentence, chunk, lang) if sentence else question
+        own = thing(chunk, lang) if mentioned == question else None
+        if not own or sentence is None:
+            out.append(mentioned)
             continue
-        kind = set(lemmas(_section(chunk)))
-        if any(c.doc_id == chunk.doc_id and _section(c) != _section(chunk) and name(c, lang) is not None
-               and kind & set(lemmas(_section(c))) for c in chunks):
+        words = set(lemmas(heading))
+        kind = set()
+        if name(chunk, lang):
+            for c in chunks:
+                if c.doc_id == chunk.doc_id and _section(c) != heading and name(c, lang) is not None:
+                    kind |= words & set(lemmas(_section(c)))
+        if (words - kind or words) <= set(lemmas(question)):
+            out.append(question)
+        elif kind & set(lemmas(sentence)) or scope_attribute.stated_elsewhere(question, sentence, chunk, chunks, lang):
             out.append(with_entity(question, own, lang))
         else:
             out.append(question)

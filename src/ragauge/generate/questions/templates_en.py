@@ -6,6 +6,8 @@ import re
 
 from ragauge.generate.questions.candidate import fmt_number
 from ragauge.generate.questions.facts import Fact
+from ragauge.generate.questions.table_en import amount, is_people, row_name, scope, table_value, unit_phrase
+from ragauge.generate.questions.table_en import lower_first as _lower_first
 
 LANG = "en"
 MEASURE_UNITS = ("m2", "m²", "m3", "m³", "m", "sq ft", "ft", "lin. m", "sq m")
@@ -13,37 +15,10 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
            "November", "December")
 
 
-def _lower_first(text: str) -> str:
-    first = text.split(" ", 1)[0]
-    if len(first) > 1 and (first.isupper() or any(c.isupper() for c in first[1:]) or any(c.isdigit() for c in first)):
-        return text
-    return text[:1].lower() + text[1:]
-
-
 def _item(fact: Fact) -> str:
-    """The row's item as a question names it: "the superior double" (a table cell's bare noun phrase takes "the";
-    one that starts with an article, a number or a name in capitals, a gerund or a plural stays as written)."""
-    item = _lower_first(fact.subject)
-    first = item.split(" ", 1)[0]
-    if fact.kind != "table":
-        return item  # a sentence's own subject, with the article it was written with ("Breakfast costs $18")
-    if (first.lower() in ("a", "an", "the", "any", "each", "every", "all") or first[:1].isdigit() or first != first.lower()
-            or first.endswith("ing") or item.endswith("s") and not item.endswith("ss")):  # "plastering": no article
-        return item
-    return f"the {item}"
-
-
-def unit_phrase(fact: Fact) -> str:
-    return f"per {fact.unit}" if fact.unit else ""
-
-
-def amount(fact: Fact, value: float | None = None) -> str:
-    text = fmt_number(value, LANG) if value is not None else fact.value
-    if fact.currency == "$":
-        text = "$" + text
-    elif fact.currency:
-        text = f"{text} {fact.currency}"
-    return " ".join(p for p in (text, unit_phrase(fact), fact.extras.get("per", "")) if p)
+    """A table row as a question names it (:func:`.table_en.row_name`); a sentence's own subject, with the article it
+    was written with ("Breakfast costs $18")."""
+    return row_name(fact) if fact.kind == "table" else _lower_first(fact.subject)
 
 
 def date_label(chunk) -> str:
@@ -60,22 +35,6 @@ def doc_head(title: str) -> str:
                    flags=re.IGNORECASE).strip()
     title = re.sub(r"^(?:the|a|an)\s+", "", title, flags=re.IGNORECASE)  # the caller writes "the ..."
     return _lower_first(title) or "document"
-
-
-def table_value(fact: Fact) -> list[tuple[str, str, str, tuple[str, ...]]]:
-    item = _item(fact)
-    if fact.extras.get("price"):
-        return [(f"How much does {item} cost?", amount(fact), "table_price", ()),
-                (f"What is the price of {item}?", amount(fact), "table_price_cost_of", ("paraphrase",))]
-    name, _, unit = fact.value_header.partition(",")
-    ref = " ".join(p for p in (fact.value, unit.strip()) if p)
-    name = _lower_first(name.strip())
-    if name.endswith("s") and not name.endswith("ss"):
-        if re.fullmatch(r"\d+", fact.value.strip()) and not unit.strip():
-            # a count of things a row includes: "Visits" 12 -> "How many visits does the monthly pass include?"
-            return [(f"How many {name} does {item} include?", ref, "table_column", ())]
-        return [(f"What is the number of {name} for {item}?", ref, "table_column", ())]
-    return [(f"What is the {name} of {item}?", ref, "table_column", ())]
 
 
 def old_edition(fact: Fact, doc_title: str) -> tuple[str, str, str] | None:
@@ -111,29 +70,35 @@ def old_value(fact: Fact, doc_title: str) -> tuple[str, str, str] | None:
     return (f"What {verb} {subj} in the {doc_head(doc_title)} {label}?", fact.value, "version_old_value")
 
 
+def _priced_rows(a: Fact, b: Fact) -> bool:
+    """Two rows whose prices can be set side by side: both are things (not groups of people) with numbers."""
+    return a.number is not None and b.number is not None and not is_people(a) and not is_people(b)
+
+
 def compare(a: Fact, b: Fact) -> tuple[str, str, str] | None:
+    """"Which costs more per month: the Flex plan or the Resident plan?" (the column's scope after "more")."""
     x, y = a.number, b.number
-    if x is None or y is None or x == y:
+    if not _priced_rows(a, b) or x == y:
         return None
     hi, lo = (a, b) if x > y else (b, a)
-    return (f"Which costs more: {_item(a)} or {_item(b)}?",
+    return (f"Which costs more{scope(a)}: {_item(a)} or {_item(b)}?",
             f"{_item(hi)[:1].upper() + _item(hi)[1:]} costs more: {amount(hi)} vs {amount(lo)}", "compare_prices")
 
 
 def difference(a: Fact, b: Fact) -> tuple[str, str, str] | None:
     x, y = a.number, b.number
-    if x is None or y is None or x <= y:
+    if not _priced_rows(a, b) or x <= y:
         return None
-    return (f"How much more does {_item(a)} cost than {_item(b)}?",
+    return (f"How much more does {_item(a)} cost than {_item(b)}{scope(a)}?",
             f"{amount(a, x - y)} more ({amount(a)} vs {amount(b)})", "price_difference")
 
 
 def total(a: Fact, b: Fact) -> tuple[str, str, str] | None:
     x, y = a.number, b.number
-    if x is None or y is None:
+    if not _priced_rows(a, b):
         return None
-    q = f"What do {_item(a)} and {_item(b)} cost together {unit_phrase(a)}?".replace(" ?", "?")
-    return (q, f"{fmt_number(x, LANG)} + {fmt_number(y, LANG)} = {amount(a, x + y)}", "sum_prices")
+    q = f"What do {_item(a)} and {_item(b)} cost together {unit_phrase(a)}{scope(a)}?".replace("  ", " ")
+    return (q.replace(" ?", "?"), f"{fmt_number(x, LANG)} + {fmt_number(y, LANG)} = {amount(a, x + y)}", "sum_prices")
 
 
 def quantity(fact: Fact, qty: int) -> tuple[str, str, str] | None:
@@ -184,10 +149,6 @@ def norm_reference(fact: Fact, doc_title: str) -> tuple[str, str, str] | None:
             "norm_reference")
 
 
-def long_section(section: str, doc_title: str, summary: str) -> tuple[str, str, str] | None:
-    return (f"What does the section \"{section}\" of the {doc_head(doc_title)} say?", summary, "long_section")
-
-
 __all__ = ["LANG", "MEASURE_UNITS", "amount", "clause", "compare", "current_edition", "date_label", "definition",
-           "difference", "doc_head", "long_section", "norm_reference", "old_edition", "old_value", "quantity", "table_value", "total",
+           "difference", "doc_head", "norm_reference", "old_edition", "old_value", "quantity", "table_value", "total",
            "unit_phrase", "value", "version_change"]

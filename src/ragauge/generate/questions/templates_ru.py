@@ -13,11 +13,11 @@ import re
 from ragauge.generate.questions import morph
 from ragauge.generate.questions.candidate import fmt_number
 from ragauge.generate.questions.facts import Fact
+from ragauge.generate.questions.table_ru import _PER_UNIT, _costs, amount, is_people, row_name, scope, table_value, unit_phrase
 
 LANG = "ru"
 _AMOUNT_HEADS = {"сумма", "стоимость", "цена", "плата", "доплата", "надбавка", "скидка", "размер", "ставка",
                  "тариф", "оплата", "аванс", "неустойка", "пеня", "штраф"}
-_PER_UNIT = {"м2": "м²", "м3": "м³", "кв.м": "м²", "кв. м": "м²"}
 MEASURE_UNITS = ("м²", "м³", "пог. м", "м", "м.п.")
 _WHICH = {"masc": "Каков", "femn": "Какова", "neut": "Каково", "plur": "Каковы"}
 _COST_PAST = {"masc": "стоил", "femn": "стоила", "neut": "стоило", "plur": "стоили"}
@@ -26,24 +26,8 @@ _CURRENT = {"masc": "действующему", "femn": "действующей"
 
 
 def _item(fact: Fact) -> str:
-    return morph.lower_first(fact.subject)
-
-
-def unit_phrase(fact: Fact) -> str:
-    """"за м²", "за операцию" (a unit written as a noun goes into the accusative: "за операция" is wrong)."""
-    unit = _PER_UNIT.get(fact.unit, fact.unit)
-    if not unit:
-        return ""
-    if re.fullmatch(r"[а-яё]{3,}", unit.lower()) and morph.available():
-        unit = morph.inflect(unit, "accs") or unit
-    return f"за {unit}"
-
-
-def amount(fact: Fact, value: float | None = None) -> str:
-    """"1 150 руб. за м²" from a price row."""
-    text = fmt_number(value, LANG) if value is not None else fact.value
-    parts = [text, fact.currency, unit_phrase(fact), fact.extras.get("per", "")]
-    return " ".join(p for p in parts if p)
+    """A table row as a question names it (:func:`.table_ru.row_name`), a sentence's subject lower-cased."""
+    return row_name(fact) if fact.kind == "table" else morph.lower_first(fact.subject)
 
 
 def date_label(chunk) -> str:
@@ -86,31 +70,6 @@ def doc_head(title: str) -> str:
             if parse is not None and parse.tag.POS == "NOUN":
                 break
     return morph.lower_first(" ".join(head))
-
-
-def _costs(item: str) -> str:
-    """«стоит» or, for a plural item («погрузочно-разгрузочные работы»), «стоят»."""
-    return "стоят" if str(morph.gender_number(item)) == "plur" else "стоит"
-
-
-def table_value(fact: Fact) -> list[tuple[str, str, str, tuple[str, ...]]]:
-    """Questions about one table row: price (plain and paraphrased) or another numeric column."""
-    item = _item(fact)
-    out = []
-    if fact.extras.get("price"):
-        out.append((f"Сколько {_costs(item)} {item}?", amount(fact), "table_price", ()))
-        gen = morph.inflect(item, "gent")
-        if gen:
-            out.append((f"Какова стоимость {gen}?", amount(fact), "table_price_cost_of", ("paraphrase",)))
-        return out
-    name, _, unit = fact.value_header.partition(",")
-    name = morph.lower_first(name.strip())
-    gen = morph.inflect(item, "gent")
-    form = morph.gender_number(name)
-    if gen and form:
-        ref = " ".join(p for p in (fact.value, unit.strip()) if p)
-        out.append((f"{_WHICH[form]} {name} {gen}?", ref, "table_column", ()))
-    return out
 
 
 def old_edition(fact: Fact, doc_title: str) -> tuple[str, str, str] | None:
@@ -159,31 +118,40 @@ def old_value(fact: Fact, doc_title: str) -> tuple[str, str, str] | None:
     return (f"{_WAS[form]} {subj} по {head} {label}?", fact.value, "version_old_value")
 
 
+def _priced_rows(a: Fact, b: Fact) -> bool:
+    """Two rows whose prices can be set side by side: both are things (not groups of people) with numbers."""
+    return a.number is not None and b.number is not None and not is_people(a) and not is_people(b)
+
+
 def compare(a: Fact, b: Fact) -> tuple[str, str, str] | None:
-    """Which of two items with the same unit costs more."""
+    """Which of two items with the same unit costs more («Что дороже за день: …», the column's scope first)."""
     x, y = a.number, b.number
-    if x is None or y is None or x == y:
+    if not _priced_rows(a, b) or x == y:
         return None
     hi, lo = (a, b) if x > y else (b, a)
     ref = f"Дороже {_item(hi)}: {amount(hi)} против {amount(lo)}"
-    return (f"Что дороже: {_item(a)} или {_item(b)}?", ref, "compare_prices")
+    return (f"Что дороже{scope(a)}: {_item(a)} или {_item(b)}?", ref, "compare_prices")
 
 
 def difference(a: Fact, b: Fact) -> tuple[str, str, str] | None:
+    """«На сколько X дороже, чем Y?»; with the column's scope «На сколько X дороже Y за сутки на срок …?»."""
     x, y = a.number, b.number
-    if x is None or y is None or x <= y:
+    if not _priced_rows(a, b) or x <= y:
         return None
     ref = f"На {fmt_number(x - y, LANG)} {a.currency} ({amount(a)} против {amount(b)})".replace("  ", " ")
+    if scope(a):
+        gen = morph.inflect(_item(b), "gent")
+        return (f"На сколько {_item(a)} дороже {gen}{scope(a)}?", ref, "price_difference") if gen else None
     return (f"На сколько {_item(a)} дороже, чем {_item(b)}?", ref, "price_difference")
 
 
 def total(a: Fact, b: Fact) -> tuple[str, str, str] | None:
     x, y = a.number, b.number
-    if x is None or y is None:
+    if not _priced_rows(a, b):
         return None
     ref = (f"{fmt_number(x, LANG)} + {fmt_number(y, LANG)} = {amount(a, x + y)}")
-    return (f"Сколько вместе стоят {_item(a)} и {_item(b)} {unit_phrase(a)}?".replace("  ", " "), ref,
-            "sum_prices")
+    return (f"Сколько вместе стоят {_item(a)} и {_item(b)} {unit_phrase(a)}{scope(a)}?".replace("  ", " ")
+            .replace(" ?", "?"), ref, "sum_prices")
 
 
 def quantity(fact: Fact, qty: int) -> tuple[str, str, str] | None:
@@ -285,13 +253,6 @@ def norm_reference(fact: Fact, doc_title: str) -> tuple[str, str, str] | None:
     return (f"На какой нормативный документ ссылается пункт {fact.clause} {gen}?", fact.value, "norm_reference")
 
 
-def long_section(section: str, doc_title: str, summary: str) -> tuple[str, str, str] | None:
-    gen = doc_ref(doc_title, "gent")
-    if not gen:
-        return None
-    return (f"Что говорится в разделе «{section}» {gen}?", summary, "long_section")
-
-
 __all__ = ["DOC_KINDS", "LANG", "MEASURE_HEADS", "MEASURE_UNITS", "amount", "clause", "compare", "current_edition", "date_label",
-           "definition", "difference", "doc_head", "doc_ref", "long_section", "norm_reference", "old_edition", "old_value", "quantity",
+           "definition", "difference", "doc_head", "doc_ref", "norm_reference", "old_edition", "old_value", "quantity",
            "table_value", "total", "unit_phrase", "value", "version_change"]

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from ragauge.judges.offline.lemmas import content_lemmas
 from ragauge.judges.offline.text import split_sentences
 
-__all__ = ["added_condition", "code_swap", "row_swap", "superseded_only"]
+__all__ = ["added_condition", "clause_bounds", "code_swap", "row_swap", "superseded_only"]
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 
@@ -222,11 +222,17 @@ def row_swap(claim: str, contexts: Sequence[str]) -> str | None:
 _CLAUSE_END = re.compile(r"(?<!\d)[.;!?](?!\d)|\n")
 
 
-def _clause(text: str, start: int, end: int) -> str:
-    """The clause of ``text`` around ``text[start:end]`` (cut at sentence ends, semicolons and line breaks)."""
+def clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """``(left, right)`` of the clause of ``text`` around ``text[start:end]``: cut at sentence ends, semicolons
+    and line breaks, not at a decimal point ("2.5").
+
+    >>> text = "P1: 1.5 часа; P2: 4 часа."
+    >>> text[slice(*clause_bounds(text, 18, 19))]
+    ' P2: 4 часа'
+    """
     left = max((m.end() for m in _CLAUSE_END.finditer(text, 0, start)), default=0)
     right = next((m.start() for m in _CLAUSE_END.finditer(text, end)), len(text))
-    return text[left:right]
+    return left, right
 
 
 def code_swap(claim: str, matched: Sequence[tuple[str, int, int, str]]) -> str | None:
@@ -245,7 +251,8 @@ def code_swap(claim: str, matched: Sequence[tuple[str, int, int, str]]) -> str |
     families = {q.unit for q in codes}
     own = {(q.unit, q.value) for q in codes}
     for text, start, end, surface in matched:
-        clause = _clause(text, start, end)
+        left, right = clause_bounds(text, start, end)
+        clause = text[left:right]
         there = [q for q in extract_quantities(clause, None) if q.kind == "grade" and q.unit in families]
         if there and not any((q.unit, q.value) in own for q in there):
             mine = next(q for q in codes if q.unit == there[0].unit)

@@ -29,13 +29,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ragauge.judges.offline.claim_rules import clause_bounds
 from ragauge.judges.offline.lemmas import Token, analyze
 from ragauge.judges.offline.text import split_sentences
 
 __all__ = ["kind_swap"]
 
 _RU_MODIFIER_POS = frozenset({"ADJF", "PRTF"})
-_CLAUSE_END = re.compile(r"(?<!\d)[.;!?](?!\d)|\n")
 
 
 def _is_ru(t: Token) -> bool:
@@ -88,12 +88,6 @@ def _kinds(text: str) -> list[tuple[int, str, frozenset[str], str]]:
     return out
 
 
-def _clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    left = max((m.end() for m in _CLAUSE_END.finditer(text, 0, start)), default=0)
-    right = next((m.start() for m in _CLAUSE_END.finditer(text, end)), len(text))
-    return left, right
-
-
 def _low(written: str) -> str:
     return written[:1].lower() + written[1:]
 
@@ -123,7 +117,7 @@ def kind_swap(claim: str, matched: Sequence[tuple[str, int, int, str]], contexts
         return None
     claim_lemmas = {t.lemma for t in analyze(claim)} | {m for k in own for m in k[2]}
     for text, start, end, surface in matched:
-        left, right = _clause_bounds(text, start, end)
+        left, right = clause_bounds(text, start, end)
         clause = text[left:right]
         kinds = _kinds(clause)
         clause_lemmas = {t.lemma for t in analyze(clause)} | {m for k in kinds for m in k[2]}

@@ -44,15 +44,28 @@ def _is_cue(token: Token) -> bool:
     )
 
 
-_REPLY_WORDS = frozenset({"нет", "no"})
 _REPLY_AFTER = re.compile(r"\s*[,.!—–-]")
+# A yes/no reply word as a whole word (not "No-one", "нетто"), then the punctuation after it.
+_REPLY_WORD = re.compile(r"\s*(?:да|нет|yes|no)(?![-'’]?[^\W_])" + _REPLY_AFTER.pattern, re.IGNORECASE)
+
+
+def reply_word(text: str, start: int = 0) -> re.Match[str] | None:
+    """The yes/no reply word at ``text[start:]`` with the punctuation after it ("Нет, …", "Да — …", "No! …"),
+    else None; leading white space is skipped.
+
+    >>> reply_word("Нет, скидки не суммируются").group(0)
+    'Нет,'
+    >>> reply_word("No-one may cancel the order") is None
+    True
+    """
+    return _REPLY_WORD.match(text, start)
 
 
 def _is_reply(text: str, tokens: Sequence[Token], i: int) -> bool:
     """"Нет, …" / "No, …" opening a clause answers a yes/no question; it negates none of the words after it
     ("Нет, через приложение перевод бесплатный": the transfer is free, not "not through the app")."""
     token = tokens[i]
-    if token.text.lower() not in _REPLY_WORDS or not _REPLY_AFTER.match(text, token.end):
+    if reply_word(text, token.start) is None:
         return False
     return i == 0 or bool(_CLAUSE_END.search(text, tokens[i - 1].end, token.start))
 
@@ -128,4 +141,4 @@ def _mismatched_heads(claim: str, evidence: str) -> set[str]:
     }
 
 
-__all__ = ["Negation", "negation_mismatch", "negations"]
+__all__ = ["Negation", "negation_mismatch", "negations", "reply_word"]

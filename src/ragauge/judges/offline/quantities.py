@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ...errors import InputError
 from ._quantity_atoms import Atom, detect_lang, find_atoms
@@ -266,12 +267,19 @@ def extract_quantities(text: str, lang: str | None = None) -> list[Quantity]:
     """
     if not isinstance(text, str):
         raise InputError("extract_quantities needs a string", value=text, hint="pass the answer or context text")
+    if lang is not None and lang not in ("ru", "en"):
+        raise InputError("unsupported language for number extraction", value=lang, hint='use "ru", "en" or None')
+    return list(_quantities(text, lang))
+
+
+@lru_cache(maxsize=8192)
+def _quantities(text: str, lang: str | None) -> tuple[Quantity, ...]:
+    """:func:`extract_quantities`, cached per text: the rules read one context many times (once per claim and
+    rule), and a ``Quantity`` is frozen, so the callers share it."""
     if lang is None:
         lang = detect_lang(text)
-    elif lang not in ("ru", "en"):
-        raise InputError("unsupported language for number extraction", value=lang, hint='use "ru", "en" or None')
     if not text:
-        return []
+        return ()
     found = [_with_prefix(Quantity(sp.value, text[sp.start:sp.end], sp.start, sp.end, sp.unit, sp.dimension,
                                    kind=sp.kind), text) for sp in find_specials(text, lang)]
     spans = [(q.start, q.end) for q in found]
@@ -285,7 +293,7 @@ def extract_quantities(text: str, lang: str | None = None) -> list[Quantity]:
         if quantity is not None:
             found.append(quantity)
     found.sort(key=lambda q: q.start)
-    return _merge_kopecks(found, text)
+    return tuple(_merge_kopecks(found, text))
 
 
 _KOPECKS = re.compile(r"\s*(?:коп(?:еек|ейки|ейка|ейку|ейкой)?\b\.?)", re.IGNORECASE)

@@ -29,7 +29,6 @@ Everything at run time is numpy: no scikit-learn.
 from __future__ import annotations
 
 import os
-import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,7 +46,7 @@ from ragauge.judges.offline.evidence import Evidence, best_evidence_many
 from ragauge.judges.offline.features import FEATURE_NAMES, MODAL_WORDS, N_SCALAR, SCALAR_NAMES, _NUMERAL_WORDS, _UNIT_WORDS, _VERB_POS, align, claim_features
 from ragauge.judges.offline.features import citation_spans, word_lemmas
 from ragauge.judges.offline.lemmas import analyze, content_lemmas
-from ragauge.judges.offline.negation import negations
+from ragauge.judges.offline.negation import negations, reply_word
 from ragauge.judges.offline.overlap import idf_table
 from ragauge.judges.offline.scope import scope_terms
 from ragauge.judges.offline import claim_rules
@@ -514,10 +513,6 @@ _RECALL = SCALAR_NAMES.index("recall_best")
 NEGATION_RULE_RECALL = 0.8  # the claim's content words found in the passage, at least this share
 
 
-#: a claim that opens with a yes/no reply word ("Нет, …", "Да, …", "No, …")
-_REPLY_OPENING = re.compile(r"\s*(?:да|нет|yes|no)\s*(?:[,!]|\s[—–-])", re.IGNORECASE)
-
-
 def _negation_rule(a: ClaimAnalysis, p: float, threshold: float) -> float:
     """NLI route only: a claim that repeats its passage's words (content-lemma recall >= 0.8) but not its
     negation ("Гарантия распространяется на ..." against "Гарантия не распространяется на ...") is never
@@ -534,7 +529,7 @@ def _reply_negation_rule(a: ClaimAnalysis, p: float, threshold: float) -> float:
     the reply word left out) but not its negation is never supported ("Нет, скидки по тарифам суммируются"
     against "Скидки по тарифам не суммируются"): in a yes/no answer the polarity is the answer. Other QA
     claims keep the head's word (a negation rule on every QA claim cost RAGTruth QA, see ``_negation_rule``)."""
-    m = _REPLY_OPENING.match(a.claim.text)
+    m = reply_word(a.claim.text)
     if m is None or p < threshold or a.features[_NEGATION] <= 0 or not a.evidences:
         return p
     words = set(content_lemmas(a.claim.text[m.end():], numbers=False))
