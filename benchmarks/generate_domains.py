@@ -1,6 +1,7 @@
 """Golden-set generation on the test corpora of other domains (tests/generate/_domain_corpora.py, the corpora
 of the second review round in tests/generate/_unseen_corpora.py, of the third in _round3_corpora.py and of the
-fourth in _round4_corpora.py, the blind corpora of the ninth in _round9_corpora.py).
+fourth in _round4_corpora.py, the blind corpora of the ninth in _round9_corpora.py and of the tenth in
+_round10_corpora.py).
 
     .venv/bin/python benchmarks/generate_domains.py [--n 30] [--show 5]     # offline: counts per corpus
     .venv/bin/python benchmarks/generate_domains.py --n 30 --markdown       # + the questions, as Markdown tables
@@ -46,15 +47,16 @@ CHECKS = ("reference_number_not_in_chunk", "reference_not_supported_by_judge", "
 
 
 def _corpora() -> dict[str, object]:
-    """Corpus name -> the module that writes it (first round, then the later review rounds', the ninth last)."""
+    """Corpus name -> the module that writes it (first round, then the later review rounds', the tenth last)."""
     import _domain_corpora
     import _round3_corpora
     import _round4_corpora
     import _round9_corpora
+    import _round10_corpora
     import _unseen_corpora
 
     return {name: module for module in (_domain_corpora, _unseen_corpora, _round3_corpora, _round4_corpora,
-                                        _round9_corpora)
+                                        _round9_corpora, _round10_corpora)
             for name in module.CORPORA}
 
 
