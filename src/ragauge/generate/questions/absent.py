@@ -77,6 +77,25 @@ def stated_by_judge(judge: Any, claim: str, lang: str, contexts: Sequence[str], 
                                   and own <= set(lemmas(v.evidence.text)) for v in verdicts)
 
 
+def sibling_absent(judge: Any, question: str, claim: str, contexts: Sequence[str], strict: set[str],
+                   visible: Sequence[Chunk], lang: str, dropped: Counter) -> float | None:
+    """The last two checks of a sibling question (the corpus names ``theirs`` but never states this for it): the
+    judge must not find ``claim`` (the model sentence about the sibling) supported by ``contexts``, and
+    answerability over ``visible`` must stay below :data:`ANSWERABLE`. Returns the answerability score, or None
+    when a check fails (counted in ``dropped``)."""
+    if judge is not None:
+        if stated_by_judge(judge, claim, lang, contexts, " ".join(sorted(strict))):
+            dropped["unanswerable_supported_by_judge"] += 1
+            return None
+    else:
+        dropped["unanswerable_unchecked_by_judge"] += 1
+    score = answered(question, visible, lang)
+    if score >= ANSWERABLE:
+        dropped["unanswerable_answerable_by_judge"] += 1
+        return None
+    return score
+
+
 def absent_candidates(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], dropped: Counter, *,
                       judge: Any = None, limit: int = 12, others: Sequence[ProseQuestion] = ()
                       ) -> list[tuple[str, str, dict]]:
@@ -340,4 +359,4 @@ def unanswerable_rows(items: Sequence[ProseQuestion], chunks: Sequence[Chunk], d
     return [(q, NOT_FOUND[lang], lang, extra) for q, lang, extra in rows]
 
 
-__all__ = ["DIMENSIONS", "NOT_FOUND", "PRICE_FRAMES", "absent_candidates", "price_frames", "term_subjects", "recombined_items", "table_rows", "stated_by_judge", "stated_by_lemmas", "unanswerable_rows"]
+__all__ = ["DIMENSIONS", "NOT_FOUND", "PRICE_FRAMES", "absent_candidates", "price_frames", "sibling_absent", "term_subjects", "recombined_items", "table_rows", "stated_by_judge", "stated_by_lemmas", "unanswerable_rows"]

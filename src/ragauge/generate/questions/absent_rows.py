@@ -34,8 +34,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from ragauge.generate.chunking import Chunk
-from ragauge.generate.questions.absent import NOT_FOUND, _checks, _top_chunks, stated_by_judge
-from ragauge.generate.questions.absent_terms import ANSWERABLE, _lemma_bag, answered
+from ragauge.generate.questions.absent import NOT_FOUND, _checks, _top_chunks, sibling_absent
+from ragauge.generate.questions.absent_terms import _lemma_bag
 from ragauge.generate.questions.candidate import Candidate
 from ragauge.generate.questions.qualifier import _section
 from ragauge.generate.questions.special import lemmas
@@ -173,18 +173,11 @@ def row_sibling_questions(cands: Sequence[Candidate], chunks: Sequence[Chunk], d
                 continue
             visible = _visible(chunks, names, theirs)
             found = judge()
-            if found is not None:
-                bags = [(c, set(lemmas(c.text))) for c in visible]
-                claim = f"{model.item.replace(mine, theirs)} {_COSTS[lang]} {cand.reference}"
-                if stated_by_judge(found, claim, lang, [c.text for c in _top_chunks(question, bags)],
-                                   " ".join(sorted(strict))):
-                    dropped["unanswerable_supported_by_judge"] += 1
-                    continue
-            else:
-                dropped["unanswerable_unchecked_by_judge"] += 1
-            score = answered(question, visible, lang)
-            if score >= ANSWERABLE:
-                dropped["unanswerable_answerable_by_judge"] += 1
+            contexts = [c.text for c in _top_chunks(question, [(c, set(lemmas(c.text))) for c in visible])] \
+                if found is not None else []
+            claim = f"{model.item.replace(mine, theirs)} {_COSTS[lang]} {cand.reference}"
+            score = sibling_absent(found, question, claim, contexts, strict, visible, lang, dropped)
+            if score is None:
                 continue
             out.append(Candidate(question, NOT_FOUND[lang], (), "unanswerable", ("unanswerable",), lang,
                                  "unanswerable_sibling_row", expected_behaviour="not_found",

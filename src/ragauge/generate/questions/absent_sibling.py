@@ -45,10 +45,9 @@ from typing import Any, Callable, Sequence
 
 from ragauge.generate.chunking import Chunk
 from ragauge.generate.questions import morph
-from ragauge.generate.questions.absent import NOT_FOUND, _checks, _top_chunks, stated_by_judge
+from ragauge.generate.questions.absent import NOT_FOUND, _checks, _top_chunks, sibling_absent
 from ragauge.generate.questions.absent_related import _en_participle
 from ragauge.generate.questions.absent_rows import row_sibling_questions
-from ragauge.generate.questions.absent_terms import ANSWERABLE, answered
 from ragauge.generate.questions.candidate import Candidate
 from ragauge.generate.questions.qualifier import _section, entity_name
 from ragauge.generate.questions.special import lemmas
@@ -208,18 +207,11 @@ def sibling_questions(cands: Sequence[Candidate], chunks: Sequence[Chunk], dropp
                 dropped["unanswerable_stated_in_corpus_by_lemmas"] += 1
                 continue
             judge = get_judge()
-            if judge is not None:
-                bags = [(c, set(lemmas(c.text))) for c in visible]
-                contexts = list(dict.fromkeys(c.text for c in [*own_chunks, *_top_chunks(question, bags)]))
-                claim = source.replace(mine, theirs)
-                if stated_by_judge(judge, claim, lang, contexts, " ".join(sorted(strict))):
-                    dropped["unanswerable_supported_by_judge"] += 1
-                    continue
-            else:
-                dropped["unanswerable_unchecked_by_judge"] += 1
-            score = answered(question, visible, lang)
-            if score >= ANSWERABLE:
-                dropped["unanswerable_answerable_by_judge"] += 1
+            contexts = list(dict.fromkeys(c.text for c in [*own_chunks, *_top_chunks(
+                question, [(c, set(lemmas(c.text))) for c in visible])])) if judge is not None else []
+            score = sibling_absent(judge, question, source.replace(mine, theirs), contexts, strict, visible, lang,
+                                   dropped)
+            if score is None:
                 continue
             out.append(Candidate(question, NOT_FOUND[lang], (), "unanswerable", ("unanswerable",), lang,
                                  "unanswerable_sibling_entity", expected_behaviour="not_found",
